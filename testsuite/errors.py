@@ -1,0 +1,51 @@
+"""Errors and problems reported to users: each names the file, line or item concerned."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One problem found in user input, located as precisely as possible.
+
+    Attributes:
+        message: What is wrong and, where it helps, what to do.
+        file: The file concerned, if any.
+        line: 1-based line in that file, if known.
+        item: The item id concerned, if any.
+        fatal: False for problems that `lint` reports but that do not stop an evaluation
+            (an item without a rule, say: its outputs become warnings).
+    """
+
+    message: str
+    file: str | None = None
+    line: int | None = None
+    item: str | None = None
+    fatal: bool = True
+
+    def __str__(self) -> str:
+        where = self.file or ""
+        if self.file and self.line:
+            where += f":{self.line}"
+        if self.item:
+            where += f" (item {self.item})" if where else f"item {self.item}"
+        return f"{where}: {self.message}" if where else self.message
+
+
+class TestsuiteError(Exception):
+    """An input the engine cannot work with; the CLI prints it without a traceback.
+
+    Args:
+        problems: One or more problems, or a single message.
+    """
+
+    __test__ = False  # not a pytest test class despite the name
+
+    def __init__(self, problems: str | Problem | list[Problem]) -> None:
+        if isinstance(problems, str):
+            problems = [Problem(problems)]
+        elif isinstance(problems, Problem):
+            problems = [problems]
+        self.problems: list[Problem] = problems
+        super().__init__("\n".join(str(p) for p in problems))

@@ -1,0 +1,326 @@
+"""Loading suites and rules from YAML, and checking them (`testsuite lint`).
+
+A *suite file* has the top-level keys ``pair``, ``category`` and ``items``; a *rules file*
+has ``pair`` and ``rules``. Files are recognised by these keys, not by their folder, so a
+user can point the loader at any mix of files and folders. Every problem is collected with
+its file, line and item id; nothing stops at the first one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .errors import Problem, TestsuiteError
+from .matching import CompiledRule, RegexCache
+from .model import VERDICTS, Item, Rule, Suite, Verdict, pair_code
+from .yamlio import LINE, load_yaml
+
+SUITE_KEYS = {"pair", "category", "description", "items"}
+ITEM_KEYS = {"id", "phenomenon", "source", "description", "notes"}
+RULES_KEYS = {"pair", "rules"}
+RULE_KEYS = {
+    "item",
+    "positive_regex",
+    "negative_regex",
+    "positive_tokens",
+    "negative_tokens",
+    "examples",
+    "verdicts",
+}
+VERDICT_KEYS = {"output", "verdict", "annotator", "time", "note"}
+YAML_SUFFIXES = (".yaml", ".yml")
+
+
+@dataclass
+class LoadResult:
+    """A suite as far as it could be read, with every problem found."""
+
+    suite: Suite
+    problems: list[Problem] = field(default_factory=list)
+    files: list[Path] = field(default_factory=list)
+
+    @property
+    def fatal(self) -> list[Problem]:
+        """Problems that make the suite unusable for evaluation."""
+        return [p for p in self.problems if p.fatal]
+
+
+def yaml_files(paths: Iterable[Path]) -> list[Path]:
+    """All YAML files named or below the given folders, sorted within each folder."""
+    found: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            found.extend(sorted(p for p in path.rglob("*") if p.suffix in YAML_SUFFIXES))
+        else:
+            found.append(path)
+    return found
+
+
+class _Reader:
+    """Turns loaded YAML into items and rules, collecting problems."""
+
+    def __init__(self) -> None:
+        self.suite = Suite()
+        self.problems: list[Problem] = []
+        self.rule_files: list[tuple[str, list[Rule]]] = []
+
+    def problem(self, message: str, file: Path, node: Any = None, item: str | None = None,
+                fatal: bool = True) -> None:
+        line = node.get(LINE) if isinstance(node, dict) else None
+        self.problems.append(Problem(message, str(file), line, item, fatal))
+
+    def unknown_keys(self, node: dict[str, Any], allowed: set[str], file: Path, what: str,
+                     item: str | None = None) -> None:
+        extra = sorted(str(k) for k in node if k != LINE and k not in allowed)
+        if extra:
+            self.problem(
+                f"unknown key(s) in {what}: {', '.join(extra)} (allowed: {', '.join(sorted(allowed))})",
+                file, node, item,
+            )
+
+    def text(self, node: dict[str, Any], key: str, file: Path, item: str | None,
+             required: bool = False) -> str | None:
+        value = node.get(key)
+        if value is None:
+            if required:
+                self.problem(f"missing field '{key}'", file, node, item)
+            return None
+        if not isinstance(value, str):
+            if isinstance(value, (int, float, bool)):
+                return str(value)
+            self.problem(f"'{key}' must be text, not {type(value).__name__}", file, node, item)
+            return None
+        if required and not value.strip():
+            self.problem(f"field '{key}' is empty", file, node, item)
+            return None
+        return value
+
+    def texts(self, node: dict[str, Any], key: str, file: Path, item: str) -> tuple[str, ...]:
+        value = node.get(key)
+        if value is None:
+            return ()
+        if isinstance(value, str):
+            value = [value]
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            self.problem(f"'{key}' must be a list of strings", file, node, item)
+            return ()
+        return tuple(value)
+
+    def pair(self, data: dict[str, Any], file: Path) -> str | None:
+        pair = data.get("pair")
+        if not isinstance(pair, str) or not pair.strip():
+            self.problem("missing field 'pair' (a language pair such as de-en)", file, data)
+            return None
+        return pair_code(pair)
+
+    def read(self, file: Path) -> None:
+        try:
+            data = load_yaml(file)
+        except TestsuiteError as exc:
+            self.problems.extend(exc.problems)
+            return
+        if not isinstance(data, dict):
+            self.problem("not a suite or rules file (expected a mapping with 'items' or "
+                         "'rules')", file)
+            return
+        if "items" in data:
+            self.read_suite(data, file)
+        elif "rules" in data:
+            self.read_rules(data, file)
+        else:
+            self.problem("not a suite or rules file: it has neither 'items' nor 'rules'",
+                         file, data)
+
+    def read_suite(self, data: dict[str, Any], file: Path) -> None:
+        self.unknown_keys(data, SUITE_KEYS, file, "suite file")
+        pair = self.pair(data, file)
+        category = self.text(data, "category", file, None, required=True)
+        entries = data.get("items")
+        if not isinstance(entries, list):
+            self.problem("'items' must be a list", file, data)
+            return
+        for entry in entries:
+            if not isinstance(entry, dict):
+                self.problem("an item must be a mapping with id, phenomenon and source", file, data)
+                continue
+            item_id = self.text(entry, "id", file, None, required=True)
+            self.unknown_keys(entry, ITEM_KEYS, file, "item", item_id)
+            phenomenon = self.text(entry, "phenomenon", file, item_id, required=True)
+            source = self.text(entry, "source", file, item_id, required=True)
+            description = self.text(entry, "description", file, item_id)
+            notes = self.text(entry, "notes", file, item_id)
+            if not (item_id and pair and category and phenomenon and source):
+                continue
+            key = (pair, item_id)
+            if key in self.suite.items:
+                first = self.suite.items[key]
+                self.problem(f"duplicate item id (first defined at {first.file}:{first.line})",
+                             file, entry, item_id)
+                continue
+            self.suite.items[key] = Item(item_id, pair, category, phenomenon, source,
+                                         description, notes, str(file), entry.get(LINE))
+
+    def read_rules(self, data: dict[str, Any], file: Path) -> None:
+        self.unknown_keys(data, RULES_KEYS, file, "rules file")
+        pair = self.pair(data, file)
+        entries = data.get("rules")
+        if not isinstance(entries, list):
+            self.problem("'rules' must be a list", file, data)
+            return
+        rules: list[Rule] = []
+        for entry in entries:
+            if not isinstance(entry, dict):
+                self.problem("a rule must be a mapping with an 'item' key", file, data)
+                continue
+            item_id = self.text(entry, "item", file, None, required=True)
+            if not item_id or not pair:
+                continue
+            rule = self.read_rule(entry, item_id, file)
+            key = (pair, item_id)
+            if key in self.suite.rules:
+                first = self.suite.rules[key]
+                self.problem(f"duplicate rule (first defined at {first.file}:{first.line})",
+                             file, entry, item_id)
+                continue
+            self.suite.rules[key] = rule
+            rules.append(rule)
+        self.rule_files.append((str(file), rules))
+
+    def read_rule(self, entry: dict[str, Any], item_id: str, file: Path) -> Rule:
+        self.unknown_keys(entry, RULE_KEYS, file, "rule", item_id)
+        regexes = {}
+        for key in ("positive_regex", "negative_regex"):
+            regexes[key] = self.text(entry, key, file, item_id) or ""
+        examples = entry.get("examples") or {}
+        if not isinstance(examples, dict):
+            self.problem("'examples' must be a mapping with 'pass' and 'fail' lists", file,
+                         entry, item_id)
+            examples = {}
+        else:
+            self.unknown_keys(examples, {"pass", "fail"}, file, "examples", item_id)
+        verdicts = []
+        raw_verdicts = entry.get("verdicts") or []
+        if not isinstance(raw_verdicts, list):
+            self.problem("'verdicts' must be a list", file, entry, item_id)
+            raw_verdicts = []
+        for raw in raw_verdicts:
+            verdict = self.read_verdict(raw, item_id, file, entry)
+            if verdict:
+                verdicts.append(verdict)
+        return Rule(
+            item=item_id,
+            positive_regex=regexes["positive_regex"],
+            negative_regex=regexes["negative_regex"],
+            positive_tokens=self.texts(entry, "positive_tokens", file, item_id),
+            negative_tokens=self.texts(entry, "negative_tokens", file, item_id),
+            verdicts=tuple(verdicts),
+            examples_pass=self.texts(examples, "pass", file, item_id),
+            examples_fail=self.texts(examples, "fail", file, item_id),
+            file=str(file),
+            line=entry.get(LINE),
+        )
+
+    def read_verdict(self, raw: Any, item_id: str, file: Path, entry: dict[str, Any]
+                     ) -> Verdict | None:
+        if not isinstance(raw, dict):
+            self.problem("a verdict must be a mapping with 'output' and 'verdict'", file, entry,
+                         item_id)
+            return None
+        self.unknown_keys(raw, VERDICT_KEYS, file, "verdict", item_id)
+        output = self.text(raw, "output", file, item_id, required=True)
+        value = self.text(raw, "verdict", file, item_id, required=True)
+        if value is not None and value not in VERDICTS:
+            self.problem(f"verdict must be 'pass' or 'fail', not {value!r}", file, raw, item_id)
+            return None
+        if output is None or value is None:
+            return None
+        time = raw.get("time")
+        return Verdict(
+            output=output,
+            verdict=value,
+            annotator=self.text(raw, "annotator", file, item_id),
+            time=time.isoformat() if hasattr(time, "isoformat") else self.text(raw, "time", file, item_id),
+            note=self.text(raw, "note", file, item_id),
+        )
+
+    def cross_check(self, cache: RegexCache) -> None:
+        """Problems between files: orphan rules, items without rules, bad regexes."""
+        for (pair, item_id), rule in self.suite.rules.items():
+            if (pair, item_id) not in self.suite.items:
+                self.problems.append(Problem(f"rule for unknown item {item_id!r} in {pair}",
+                                             rule.file, rule.line, item_id, fatal=False))
+            for key in ("positive_regex", "negative_regex"):
+                pattern = getattr(rule, key)
+                error = cache.error(pattern) if pattern else None
+                if error:
+                    self.problems.append(Problem(f"{key} does not compile: {error}",
+                                                 rule.file, rule.line, item_id, fatal=False))
+        for key, item in self.suite.items.items():
+            if key not in self.suite.rules:
+                self.problems.append(Problem("item has no rule (its outputs will be warnings)",
+                                             item.file, item.line, item.id, fatal=False))
+
+
+def load(paths: Iterable[Path | str]) -> LoadResult:
+    """Load every suite and rules file named or below `paths`, collecting all problems.
+
+    Args:
+        paths: Files and folders; folders are searched recursively for ``*.yaml``/``*.yml``.
+
+    Returns:
+        The suite (whatever could be read) with the list of problems.
+    """
+    paths = [Path(p) for p in paths]
+    reader = _Reader()
+    for path in paths:
+        if not path.exists():
+            reader.problems.append(Problem("no such file or folder", str(path)))
+    files = yaml_files(p for p in paths if p.exists())
+    for file in files:
+        reader.read(file)
+    reader.cross_check(RegexCache())
+    return LoadResult(reader.suite, reader.problems, files)
+
+
+def load_suite(paths: Iterable[Path | str]) -> Suite:
+    """Load a suite for evaluation; raise on problems that make it unusable.
+
+    Problems that only degrade results (an item without a rule, a regex that does not
+    compile) are left to `testsuite lint`; such items give warnings, as SPEC.md says.
+
+    Raises:
+        TestsuiteError: listing every fatal problem with file and line.
+    """
+    paths = [Path(p) for p in paths]
+    result = load(paths)
+    if result.fatal:
+        raise TestsuiteError(result.fatal)
+    if not result.suite.items:
+        raise TestsuiteError(f"no test items found in {', '.join(map(str, paths))}")
+    return result.suite
+
+
+def example_problems(suite: Suite) -> list[Problem]:
+    """Rule regression cases: each example must get the outcome it is labelled with."""
+    cache = RegexCache()
+    problems = []
+    for rule in suite.rules.values():
+        compiled = CompiledRule(rule, cache)
+        for expected, examples in (("pass", rule.examples_pass), ("fail", rule.examples_fail)):
+            for example in examples:
+                got = compiled.judge(example)
+                if got.outcome != expected:
+                    problems.append(Problem(
+                        f"example labelled {expected} is judged {got.outcome} ({got.reason}): "
+                        f"{example!r}", rule.file, rule.line, rule.item))
+    return problems
+
+
+def lint(paths: Iterable[Path | str]) -> LoadResult:
+    """Everything `testsuite lint` checks: loading problems and the rules' own examples."""
+    result = load(paths)
+    result.problems.extend(example_problems(result.suite))
+    return result

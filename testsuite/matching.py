@@ -1,0 +1,144 @@
+"""Judging one output against one rule, exactly as `../shared/SPEC.md` defines it.
+
+The `regex` module is used instead of `re` because it can abandon a match after a time
+limit (catastrophic backtracking in a hand-written pattern must not stop a run). With its
+default VERSION0 flags it follows `re` semantics, which the DFKI rules were written for.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import regex
+
+from .model import Outcome, Rule
+
+#: Default per-match time limit in seconds. Real rules match in microseconds; a pattern that
+#: needs more than this is almost certainly backtracking catastrophically.
+DEFAULT_TIMEOUT = 1.0
+
+# Reasons, one word each, as they appear in the `reason` column.
+REASON_MISSING = "empty-output"
+REASON_VERDICT = "verdict"
+REASON_POS_REGEX = "positive-regex"
+REASON_NEG_REGEX = "negative-regex"
+REASON_BOTH_REGEX = "both-regexes"
+REASON_POS_TOKEN = "positive-token"
+REASON_NEG_TOKEN = "negative-token"
+REASON_BOTH_TOKENS = "both-tokens"
+REASON_NO_MATCH = "no-match"
+REASON_INVALID = "invalid-regex"
+REASON_TIMEOUT = "regex-timeout"
+REASON_NO_RULE = "no-rule"
+
+
+class RegexCache:
+    """Compiles each distinct pattern once; the DFKI rules repeat many patterns."""
+
+    def __init__(self) -> None:
+        self._compiled: dict[str, Any] = {}
+        self._errors: dict[str, str] = {}
+
+    def get(self, pattern: str) -> Any:
+        """Return the compiled pattern, or None if it does not compile (see `error`)."""
+        if pattern in self._compiled:
+            return self._compiled[pattern]
+        if pattern in self._errors:
+            return None
+        try:
+            compiled = regex.compile(pattern)
+        except (regex.error, ValueError, OverflowError, RecursionError) as exc:
+            self._errors[pattern] = str(exc)
+            return None
+        self._compiled[pattern] = compiled
+        return compiled
+
+    def error(self, pattern: str) -> str | None:
+        """Why a pattern does not compile, or None if it does."""
+        self.get(pattern)
+        return self._errors.get(pattern)
+
+
+def regex_error(pattern: str) -> str | None:
+    """Why `pattern` does not compile as a rule regex, or None if it does."""
+    return RegexCache().error(pattern)
+
+
+@dataclass(frozen=True, slots=True)
+class Judgement:
+    """An outcome and the one-word reason for it."""
+
+    outcome: Outcome
+    reason: str
+
+
+class CompiledRule:
+    """A rule prepared for judging many outputs quickly.
+
+    Args:
+        rule: The rule, or None for an item that has no rule (every output is a warning).
+        cache: Shared compiled-pattern cache.
+        timeout: Per-match time limit in seconds.
+    """
+
+    __slots__ = ("_pos", "_neg", "_pos_tokens", "_neg_tokens", "_verdicts", "_broken", "_timeout")
+
+    _broken: str | None  # why every unverdicted output is a warning, if it is
+
+    def __init__(self, rule: Rule | None, cache: RegexCache, timeout: float = DEFAULT_TIMEOUT):
+        self._timeout = timeout
+        self._broken = REASON_NO_RULE if rule is None else None
+        self._pos = self._neg = None
+        self._pos_tokens: tuple[str, ...] = ()
+        self._neg_tokens: tuple[str, ...] = ()
+        self._verdicts: dict[str, str] = {}
+        if rule is None:
+            return
+        for pattern in (rule.positive_regex, rule.negative_regex):
+            if pattern and cache.get(pattern) is None:
+                self._broken = REASON_INVALID
+        self._pos = cache.get(rule.positive_regex) if rule.positive_regex else None
+        self._neg = cache.get(rule.negative_regex) if rule.negative_regex else None
+        # SPEC step 4: tokens are stripped, and empty ones never match.
+        self._pos_tokens = tuple(t.strip() for t in rule.positive_tokens if t.strip())
+        self._neg_tokens = tuple(t.strip() for t in rule.negative_tokens if t.strip())
+        # Later verdicts on the same output override earlier ones.
+        self._verdicts = {v.output.strip(): v.verdict for v in rule.verdicts}
+
+    def judge(self, output: str) -> Judgement:
+        """Judge one output (one line, trailing newline already removed)."""
+        # 1. Missing.
+        stripped = output.strip()
+        if not stripped:
+            return Judgement(Outcome.MISSING, REASON_MISSING)
+        # 2. Manual verdict on exactly this output.
+        verdict = self._verdicts.get(stripped)
+        if verdict is not None:
+            return Judgement(Outcome(verdict), REASON_VERDICT)
+        if self._broken:
+            return Judgement(Outcome.WARNING, self._broken)
+        # 3. Regexes: search anywhere, case-sensitive.
+        try:
+            pos = self._pos is not None and self._pos.search(output, timeout=self._timeout) is not None
+            neg = self._neg is not None and self._neg.search(output, timeout=self._timeout) is not None
+        except TimeoutError:
+            return Judgement(Outcome.WARNING, REASON_TIMEOUT)
+        if pos or neg:
+            kind = (REASON_POS_REGEX, REASON_NEG_REGEX, REASON_BOTH_REGEX)
+        else:
+            # 4. Tokens, only if neither regex matched.
+            pos = any(token in output for token in self._pos_tokens)
+            neg = any(token in output for token in self._neg_tokens)
+            kind = (REASON_POS_TOKEN, REASON_NEG_TOKEN, REASON_BOTH_TOKENS)
+        # 5. Combine.
+        if pos and not neg:
+            return Judgement(Outcome.PASS, kind[0])
+        if neg and not pos:
+            return Judgement(Outcome.FAIL, kind[1])
+        return Judgement(Outcome.WARNING, kind[2] if pos else REASON_NO_MATCH)
+
+
+def judge(rule: Rule | None, output: str, timeout: float = DEFAULT_TIMEOUT) -> Judgement:
+    """Judge a single output against a single rule (convenience for one-off use)."""
+    return CompiledRule(rule, RegexCache(), timeout).judge(output)

@@ -1,0 +1,149 @@
+"""The data model: items, rules, verdicts and the suite that holds them.
+
+One vocabulary everywhere: an *item* is a source sentence testing one *phenomenon* of a
+*category*; its *rule* says how to judge a *system*'s output; a *verdict* is a person's
+decision on one exact output; the result of judging is an *outcome*.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+
+class Outcome(StrEnum):
+    """The four outcomes of `../shared/SPEC.md`."""
+
+    PASS = "pass"
+    FAIL = "fail"
+    WARNING = "warning"
+    MISSING = "missing"
+
+
+#: Verdict values a person can record (a verdict is never a warning).
+VERDICTS = (Outcome.PASS.value, Outcome.FAIL.value)
+
+
+@dataclass(frozen=True, slots=True)
+class Item:
+    """One test item: a source sentence for one phenomenon.
+
+    Attributes:
+        id: Identifier, unique within a language pair; always a string (leading zeros kept).
+        pair: Language pair such as ``de-en``.
+        category: Category name, e.g. ``Coordination & ellipsis``.
+        phenomenon: Phenomenon name, e.g. ``Gapping``.
+        source: The source sentence exactly as written (no white space is removed).
+        description: Optional text saying what the item tests.
+        notes: Optional free notes of the suite author.
+        file: File the item was read from (for messages), if any.
+        line: 1-based line of the item in that file, if known.
+    """
+
+    id: str
+    pair: str
+    category: str
+    phenomenon: str
+    source: str
+    description: str | None = None
+    notes: str | None = None
+    file: str | None = field(default=None, compare=False)
+    line: int | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """A person's decision on one exact output of one item.
+
+    Attributes:
+        output: The output the decision is about (compared after stripping white space).
+        verdict: ``pass`` or ``fail``.
+        annotator: Who decided.
+        time: When, as an ISO 8601 string.
+        note: Optional comment.
+    """
+
+    output: str
+    verdict: str
+    annotator: str | None = None
+    time: str | None = None
+    note: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """How outputs of one item are judged.
+
+    Attributes:
+        item: Id of the item the rule belongs to.
+        positive_regex: Pattern whose match anywhere in an output signals a correct one.
+        negative_regex: Pattern whose match signals an error.
+        positive_tokens: Substrings signalling a correct output (used only when no regex
+            matched).
+        negative_tokens: Substrings signalling an error (likewise).
+        verdicts: Manual decisions on exact outputs.
+        examples_pass: Translations the rule must classify as ``pass`` (regression cases).
+        examples_fail: Translations the rule must classify as ``fail``.
+        file: File the rule was read from, if any.
+        line: 1-based line of the rule in that file, if known.
+    """
+
+    item: str
+    positive_regex: str = ""
+    negative_regex: str = ""
+    positive_tokens: tuple[str, ...] = ()
+    negative_tokens: tuple[str, ...] = ()
+    verdicts: tuple[Verdict, ...] = ()
+    examples_pass: tuple[str, ...] = ()
+    examples_fail: tuple[str, ...] = ()
+    file: str | None = field(default=None, compare=False)
+    line: int | None = field(default=None, compare=False)
+
+    def verdict_for(self, output: str) -> Verdict | None:
+        """Return the latest verdict recorded on exactly this output, if any."""
+        key = output.strip()
+        found = None
+        for verdict in self.verdicts:
+            if verdict.output.strip() == key:
+                found = verdict
+        return found
+
+
+@dataclass(slots=True)
+class Suite:
+    """Items and rules of one or more language pairs, in a stable order.
+
+    Items keep the order of the files they were read from (files sorted by name), which is
+    the order of `testsuite sources` and of every report.
+    """
+
+    items: dict[tuple[str, str], Item] = field(default_factory=dict)
+    rules: dict[tuple[str, str], Rule] = field(default_factory=dict)
+
+    @property
+    def pairs(self) -> list[str]:
+        """Language pairs present, in order of first appearance."""
+        return list(dict.fromkeys(pair for pair, _ in self.items))
+
+    def items_of(self, pair: str) -> list[Item]:
+        """Items of one language pair in suite order."""
+        return [item for (p, _), item in self.items.items() if p == pair]
+
+    def rule_of(self, item: Item) -> Rule | None:
+        """The rule of an item, or None if it has none."""
+        return self.rules.get((item.pair, item.id))
+
+    def __iter__(self) -> Iterator[Item]:
+        return iter(self.items.values())
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+
+def pair_code(pair: str) -> str:
+    """Normalise a language pair to ``xx-yy`` (accepts ``deen``, ``de-en``, ``de_en``)."""
+    text = pair.strip().lower().replace("_", "-")
+    if "-" not in text and len(text) == 4:
+        text = f"{text[:2]}-{text[2:]}"
+    return text

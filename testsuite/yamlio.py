@@ -1,0 +1,128 @@
+"""YAML reading that remembers line numbers and keeps ids as written, and tidy writing."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .errors import Problem, TestsuiteError
+
+# libyaml's parser is several times faster; the constructor stays in Python so we can hook it.
+_BaseLoader: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_BaseDumper: type = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+
+#: Keys whose scalar values are identifiers: kept exactly as written, so that `id: 00123`
+#: stays "00123" instead of becoming the (octal!) integer 83 under YAML 1.1.
+ID_KEYS = frozenset({"id", "item"})
+
+#: Key under which every mapping records its 1-based line in the file.
+LINE = "__line__"
+
+
+class _LineLoader(_BaseLoader):  # type: ignore[misc, valid-type]
+    """Safe loader that records the line of every mapping and keeps ids as strings."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        mapping: dict[Any, Any] = {}
+        for key_node, value_node in node.value:
+            key = self.construct_object(key_node, deep=deep)
+            if isinstance(key, str) and key in ID_KEYS and isinstance(value_node, yaml.ScalarNode):
+                value: Any = value_node.value
+            else:
+                value = self.construct_object(value_node, deep=deep)
+            if key in mapping:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"duplicate key {key!r}", key_node.start_mark
+                )
+            mapping[key] = value
+        mapping[LINE] = node.start_mark.line + 1
+        return mapping
+
+
+_LineLoader.add_constructor(
+    yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _LineLoader.construct_mapping
+)
+
+
+def read_text(path: Path) -> str:
+    """Read a UTF-8 text file (a BOM is accepted), with a clear message on bad encoding."""
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise TestsuiteError(Problem(f"cannot read: {exc.strerror}", file=str(path))) from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise TestsuiteError(
+            Problem(
+                f"not valid UTF-8 (byte 0x{data[exc.start]:02x}); save the file as UTF-8",
+                file=str(path),
+                line=line,
+            )
+        ) from None
+
+
+def load_yaml(path: Path) -> Any:
+    """Load one YAML file; mappings carry their line under `LINE`.
+
+    Raises:
+        TestsuiteError: naming the file and line of a syntax error.
+    """
+    text = read_text(path)
+    try:
+        return yaml.load(text, Loader=_LineLoader)  # noqa: S506 - a SafeLoader subclass
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark else None
+        what = exc.problem or exc.context or "malformed YAML"
+        raise TestsuiteError(Problem(f"malformed YAML: {what}", file=str(path), line=line)) from None
+    except yaml.YAMLError as exc:
+        raise TestsuiteError(Problem(f"malformed YAML: {exc}", file=str(path))) from None
+
+
+def strip_lines(value: Any) -> Any:
+    """Return a copy of loaded YAML without the `LINE` bookkeeping keys."""
+    if isinstance(value, dict):
+        return {k: strip_lines(v) for k, v in value.items() if k != LINE}
+    if isinstance(value, list):
+        return [strip_lines(v) for v in value]
+    return value
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write a text file so that readers see either the old or the new content, never half.
+
+    The text goes to a temporary file in the same folder, is flushed to disk, and then
+    replaces the target in one `os.replace` (atomic on POSIX and Windows).
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def dump_yaml(data: Any) -> str:
+    """Serialise to block-style YAML in the given key order, Unicode kept readable."""
+    text: str = yaml.dump(
+        data,
+        Dumper=_BaseDumper,
+        sort_keys=False,
+        allow_unicode=True,
+        default_flow_style=False,
+        width=10_000,
+    )
+    return text
