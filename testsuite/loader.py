@@ -246,18 +246,12 @@ class _Reader:
             note=self.text(raw, "note", file, item_id),
         )
 
-    def cross_check(self, cache: RegexCache) -> None:
-        """Problems between files: orphan rules, items without rules, bad regexes."""
+    def cross_check(self) -> None:
+        """Problems between files: rules without items, items without rules."""
         for (pair, item_id), rule in self.suite.rules.items():
             if (pair, item_id) not in self.suite.items:
                 self.problems.append(Problem(f"rule for unknown item {item_id!r} in {pair}",
                                              rule.file, rule.line, item_id, fatal=False))
-            for key in ("positive_regex", "negative_regex"):
-                pattern = getattr(rule, key)
-                error = cache.error(pattern) if pattern else None
-                if error:
-                    self.problems.append(Problem(f"{key} does not compile: {error}",
-                                                 rule.file, rule.line, item_id, fatal=False))
         for key, item in self.suite.items.items():
             if key not in self.suite.rules:
                 self.problems.append(Problem("item has no rule (its outputs will be warnings)",
@@ -281,7 +275,7 @@ def load(paths: Iterable[Path | str]) -> LoadResult:
     files = yaml_files(p for p in paths if p.exists())
     for file in files:
         reader.read(file)
-    reader.cross_check(RegexCache())
+    reader.cross_check()
     return LoadResult(reader.suite, reader.problems, files)
 
 
@@ -303,9 +297,21 @@ def load_suite(paths: Iterable[Path | str]) -> Suite:
     return result.suite
 
 
-def example_problems(suite: Suite) -> list[Problem]:
+def regex_problems(suite: Suite, cache: RegexCache) -> list[Problem]:
+    """Regexes that do not compile (evaluation turns their outputs into warnings)."""
+    problems = []
+    for rule in suite.rules.values():
+        for key in ("positive_regex", "negative_regex"):
+            pattern = getattr(rule, key)
+            error = cache.error(pattern) if pattern else None
+            if error:
+                problems.append(Problem(f"{key} does not compile: {error}", rule.file,
+                                        rule.line, rule.item, fatal=False))
+    return problems
+
+
+def example_problems(suite: Suite, cache: RegexCache) -> list[Problem]:
     """Rule regression cases: each example must get the outcome it is labelled with."""
-    cache = RegexCache()
     problems = []
     for rule in suite.rules.values():
         compiled = CompiledRule(rule, cache)
@@ -322,5 +328,7 @@ def example_problems(suite: Suite) -> list[Problem]:
 def lint(paths: Iterable[Path | str]) -> LoadResult:
     """Everything `testsuite lint` checks: loading problems and the rules' own examples."""
     result = load(paths)
-    result.problems.extend(example_problems(result.suite))
+    cache = RegexCache()
+    result.problems.extend(regex_problems(result.suite, cache))
+    result.problems.extend(example_problems(result.suite, cache))
     return result

@@ -1,0 +1,244 @@
+"""The `testsuite` command: a thin typer layer over the library.
+
+Each command parses options, calls the library and prints. Heavy libraries (pandas, regex,
+statsmodels, textual) are imported inside the commands so that `testsuite --help` is instant.
+A `TestsuiteError` is printed as a list of problems (file:line (item …): message) with exit
+status 1 — never a traceback.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+import typer
+
+app = typer.Typer(
+    name="testsuite",
+    help="Linguistically motivated test suites for machine translation: evaluate MT outputs "
+    "phenomenon by phenomenon (pass / fail / warning / missing).",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+SuiteOption = Annotated[
+    list[Path] | None,
+    typer.Option("--suite", "-s", help="Suite and rules files or folders (repeatable). "
+                 "Default: the bundled suites.", show_default=False),
+]
+PairOption = Annotated[
+    str | None, typer.Option("--pair", "-p", help="Language pair, e.g. de-en.", show_default=False)
+]
+
+
+def _console(stderr: bool = False) -> Any:
+    from rich.console import Console
+
+    return Console(stderr=stderr, highlight=False)
+
+
+def friendly(command: F) -> F:
+    """Print input problems (and interruptions) as messages, not tracebacks."""
+
+    @wraps(command)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        from .errors import TestsuiteError
+
+        try:
+            return command(*args, **kwargs)
+        except TestsuiteError as exc:
+            console = _console(stderr=True)
+            for problem in exc.problems:
+                console.print(f"[bold red]error:[/] {_escape(str(problem))}")
+            raise typer.Exit(1) from None
+        except KeyboardInterrupt:
+            _console(stderr=True).print("interrupted")
+            raise typer.Exit(130) from None
+
+    return wrapper  # type: ignore[return-value]
+
+
+def _escape(text: str) -> str:
+    from rich.markup import escape
+
+    return escape(text)
+
+
+def _suite(paths: list[Path] | None) -> Any:
+    from .bundled import bundled_suite_paths
+    from .loader import load_suite
+
+    return load_suite(paths or bundled_suite_paths())
+
+
+@app.command()
+@friendly
+def lint(
+    paths: Annotated[list[Path] | None, typer.Argument(
+        help="Suite and rules files or folders. Default: the bundled suites.",
+        show_default=False)] = None,
+) -> None:
+    """Check suites and rules: YAML, fields, ids, regexes, and each rule's own examples."""
+    from .bundled import bundled_suite_paths
+    from .loader import lint as run_lint
+
+    result = run_lint(paths or bundled_suite_paths())
+    console = _console()
+    for problem in result.problems:
+        console.print(f"[red]{'error' if problem.fatal else 'problem'}:[/] "
+                      f"{_escape(str(problem))}")
+    suite = result.suite
+    summary = (f"{len(result.files)} files, {len(suite.items)} items, {len(suite.rules)} rules, "
+               f"{len(result.problems)} problems")
+    console.print(("[green]ok:[/] " if not result.problems else "") + summary)
+    if result.problems:
+        raise typer.Exit(1)
+
+
+@app.command("import-dfki")
+@friendly
+def import_dfki(
+    items_json: Annotated[Path, typer.Argument(help="A DFKI items.json file.")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="Folder to write suites/ and rules/ in.")],
+) -> None:
+    """Convert the DFKI public test suite JSON into suite and rules YAML files."""
+    from .dfki import import_dfki as run_import
+
+    suite, written = run_import(items_json, out)
+    _console().print(f"wrote {len(suite.items)} items of {', '.join(suite.pairs)} in "
+                     f"{len(written)} files under {out}")
+
+
+@app.command("export-dfki")
+@friendly
+def export_dfki(
+    out: Annotated[Path, typer.Option("--out", "-o", help="JSON file to write.")],
+    pair: PairOption = None,
+    suite: SuiteOption = None,
+) -> None:
+    """Write a suite back as DFKI items.json (the inverse of import-dfki)."""
+    from .dfki import dfki_json
+    from .model import pair_code
+    from .yamlio import write_atomic
+
+    loaded = _suite(suite)
+    chosen = pair_code(pair) if pair else _only_pair(loaded.pairs)
+    write_atomic(out, dfki_json(loaded, chosen))
+    _console().print(f"wrote {len(loaded.items_of(chosen))} {chosen} items to {out}")
+
+
+def _only_pair(pairs: list[str]) -> str:
+    from .errors import TestsuiteError
+
+    if len(pairs) != 1:
+        raise TestsuiteError(f"the suite has several language pairs ({', '.join(pairs)}): "
+                             "pass --pair")
+    return pairs[0]
+
+
+@app.command()
+@friendly
+def sources(
+    pair: Annotated[str, typer.Option("--pair", "-p", help="Language pair, e.g. de-en.")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="File to write; the item ids go "
+                                      "to FILE.ids.")],
+    suite: SuiteOption = None,
+) -> None:
+    """Write the source sentences to translate, one per line, with their item ids."""
+    from .model import pair_code
+    from .sources import write_sources
+
+    loaded = _suite(suite)
+    written, ids = write_sources(loaded, pair_code(pair), out)
+    count = len(loaded.items_of(pair_code(pair)))
+    _console().print(f"wrote {count} sources to {written} and their ids to {ids}")
+
+
+@app.command()
+@friendly
+def evaluate(
+    outputs: Annotated[list[Path], typer.Argument(
+        help="System outputs: files, folders of hypothesis files, or a WMT txt-ts folder.")],
+    pair: PairOption = None,
+    source: Annotated[Path | None, typer.Option(
+        help="WMT source file the hypotheses translate (items are located in it).",
+        show_default=False)] = None,
+    ids: Annotated[Path | None, typer.Option(
+        help="Item ids of aligned text files (default: the order of `testsuite sources`).",
+        show_default=False)] = None,
+    suite: SuiteOption = None,
+    out: Annotated[Path | None, typer.Option(
+        "--out", "-o", help="Write every item × system outcome to FILE.jsonl or FILE.csv.",
+        show_default=False)] = None,
+    timeout: Annotated[float, typer.Option(help="Per-match regex time limit, seconds.")] = 1.0,
+    encoding: Annotated[str, typer.Option(help="Encoding of the output files.")] = "utf-8",
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+) -> None:
+    """Judge every item × system: pass, fail, warning or missing (SPEC.md)."""
+    from .reports.terminal import print_evaluation
+    from .results_io import write_results
+
+    evaluation = _run_evaluation(outputs, pair, source, ids, suite, timeout, encoding, quiet)
+    print_evaluation(evaluation, _console())
+    if out:
+        write_results(evaluation.results, out)
+        _console().print(f"wrote {len(evaluation.results)} outcomes to {out}")
+
+
+def _run_evaluation(outputs: list[Path], pair: str | None, source: Path | None,
+                    ids: Path | None, suite: list[Path] | None, timeout: float, encoding: str,
+                    quiet: bool) -> Any:
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+    from .evaluate import evaluate as run_evaluate
+    from .inputs import load_outputs
+
+    loaded = _suite(suite)
+    systems, located = load_outputs(loaded, outputs, pair=pair, source=source, ids=ids,
+                                    encoding=encoding)
+    total = sum(len(s.outputs) for s in systems)
+    with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
+                  TimeElapsedColumn(), console=_console(stderr=True), disable=quiet,
+                  transient=True) as bar:
+        task = bar.add_task("evaluating", total=total)
+        return run_evaluate(loaded, systems, timeout=timeout, located=located,
+                            progress=lambda n: bar.advance(task, n))
+
+
+@app.command()
+@friendly
+def demo(
+    out: Annotated[Path | None, typer.Option(
+        "--out", "-o", help="Also write the outcomes to FILE.jsonl or FILE.csv.",
+        show_default=False)] = None,
+) -> None:
+    """Evaluate the bundled illustrative sample outputs on the bundled suites."""
+    from .bundled import bundled_samples
+    from .reports.terminal import print_evaluation
+    from .results_io import write_results
+
+    console = _console()
+    samples = bundled_samples()
+    for pair_dir in sorted(p for p in samples.iterdir() if p.is_dir()):
+        console.rule(f"[bold]{pair_dir.name}[/]: illustrative sample outputs in {pair_dir}")
+        evaluation = _run_evaluation([pair_dir], pair_dir.name, None, None, None, 1.0, "utf-8",
+                                     True)
+        print_evaluation(evaluation, console)
+        if out:
+            path = out.with_name(f"{out.stem}.{pair_dir.name}{out.suffix}")
+            write_results(evaluation.results, path)
+            console.print(f"wrote {len(evaluation.results)} outcomes to {path}")
+
+
+def main() -> None:
+    """Console-script entry point."""
+    app()
+
+
+if __name__ == "__main__":
+    main()

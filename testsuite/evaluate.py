@@ -1,0 +1,130 @@
+"""Evaluation: every item × system gets an outcome and a reason (SPEC.md).
+
+`evaluate` is the library entry point; the CLI only reads inputs and prints. The result is
+an `Evaluation` whose `results` is a tidy DataFrame with one row per item × system.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from .matching import DEFAULT_TIMEOUT, CompiledRule, RegexCache
+from .model import Outcome, Suite
+from .outputs.checks import NotTranslated, identical_systems, not_translated
+from .outputs.model import Located, SystemOutputs
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+#: Columns of the results DataFrame, in order.
+COLUMNS = ("item", "pair", "category", "phenomenon", "system", "output", "outcome", "reason")
+OUTCOMES = tuple(o.value for o in Outcome)
+
+
+@dataclass
+class Evaluation:
+    """The outcome of every item × system, with what was noticed about the inputs.
+
+    Attributes:
+        results: Tidy DataFrame with the columns `COLUMNS`.
+        systems: Names of the systems evaluated, in input order.
+        excluded: Systems left out because they did not translate the suite.
+        identical: Groups of evaluated systems with identical outputs on every item.
+        located: For WMT inputs, where the items were found, per language pair.
+    """
+
+    results: pd.DataFrame
+    systems: list[str] = field(default_factory=list)
+    excluded: list[NotTranslated] = field(default_factory=list)
+    identical: list[tuple[str, ...]] = field(default_factory=list)
+    located: dict[str, Located] = field(default_factory=dict)
+
+    def summary(self) -> pd.DataFrame:
+        """Outcome counts per system, with the warning rate (warnings / outputs)."""
+        import pandas as pd
+
+        results = self.results
+        counts = pd.crosstab([results["pair"], results["system"]], results["outcome"],
+                             dropna=False)
+        counts = counts.reindex(columns=list(OUTCOMES), fill_value=0)
+        counts = counts[counts.sum(axis=1) > 0]
+        total = counts.sum(axis=1)
+        counts["total"] = total
+        counts["warning_rate"] = counts["warning"] / total
+        counts.columns.name = None
+        return counts
+
+
+def evaluate(
+    suite: Suite,
+    systems: Sequence[SystemOutputs],
+    *,
+    timeout: float = DEFAULT_TIMEOUT,
+    located: dict[str, Located] | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> Evaluation:
+    """Judge every output of every system against the suite's rules.
+
+    Systems that did not translate the suite (mostly empty or one placeholder line) are
+    reported in `Evaluation.excluded` and left out of the results, as SPEC.md requires.
+
+    Args:
+        suite: Items and rules.
+        systems: Outputs per system; each knows its language pair.
+        timeout: Per-match regex time limit in seconds (a timeout gives a warning).
+        located: Where WMT inputs were located, kept in the result for reporting.
+        progress: Called with the number of outputs judged since the last call.
+
+    Returns:
+        The evaluation; `results` has one row per item × (translating) system.
+    """
+    import pandas as pd
+
+    excluded = [n for n in (not_translated(s) for s in systems) if n is not None]
+    left_out = {n.system for n in excluded}
+    kept = [s for s in systems if s.system not in left_out]
+
+    cache = RegexCache()
+    compiled: dict[tuple[str, str], CompiledRule] = {}
+    # Many systems produce the same output for an item; judge each distinct one once.
+    judged: dict[tuple[str, str, str], tuple[str, str]] = {}
+    columns: dict[str, list[str]] = {name: [] for name in COLUMNS}
+    for system in kept:
+        done = 0
+        for item_id, output in system.outputs.items():
+            key = (system.pair, item_id)
+            item = suite.items.get(key)
+            if item is None:
+                continue
+            verdict_key = (system.pair, item_id, output)
+            result = judged.get(verdict_key)
+            if result is None:
+                rule = compiled.get(key)
+                if rule is None:
+                    rule = compiled[key] = CompiledRule(suite.rules.get(key), cache, timeout)
+                judgement = rule.judge(output)
+                result = judged[verdict_key] = (judgement.outcome.value, judgement.reason)
+            columns["item"].append(item_id)
+            columns["pair"].append(system.pair)
+            columns["category"].append(item.category)
+            columns["phenomenon"].append(item.phenomenon)
+            columns["system"].append(system.system)
+            columns["output"].append(output)
+            columns["outcome"].append(result[0])
+            columns["reason"].append(result[1])
+            done += 1
+        if progress:
+            progress(done)
+
+    frame = pd.DataFrame(columns)
+    for name in ("item", "pair", "category", "phenomenon", "system", "reason"):
+        frame[name] = frame[name].astype("category")
+    frame["outcome"] = pd.Categorical(frame["outcome"], categories=list(OUTCOMES))
+    by_pair: dict[str, list[SystemOutputs]] = {}
+    for system in kept:
+        by_pair.setdefault(system.pair, []).append(system)
+    identical = [group for group_systems in by_pair.values()
+                 for group in identical_systems(group_systems)]
+    return Evaluation(frame, [s.system for s in kept], excluded, identical, dict(located or {}))

@@ -1,0 +1,110 @@
+"""From the paths a user gives to the outputs of each system, whatever their form."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from .errors import Problem, TestsuiteError
+from .model import Suite, pair_code
+from .outputs.model import Located, SystemOutputs
+from .outputs.readers import discover, read_aligned, read_ids, read_tsv, read_wmt, wmt_pair
+
+
+def load_outputs(
+    suite: Suite,
+    paths: Sequence[Path],
+    *,
+    pair: str | None = None,
+    source: Path | None = None,
+    ids: Path | None = None,
+    encoding: str = "utf-8",
+) -> tuple[list[SystemOutputs], dict[str, Located]]:
+    """Read every system's outputs from files and folders.
+
+    * ``*.tsv`` files hold ``item<TAB>output`` (or ``system<TAB>item<TAB>output``) lines.
+    * With a WMT source file (`source`, or ``sources/`` inside a ``txt-ts`` folder), other
+      files are WMT hypotheses line-aligned with it; the items are located by their source.
+    * Otherwise a file has one output per line, aligned with `testsuite sources` (or `ids`).
+
+    Args:
+        suite: The suite evaluated.
+        paths: Files and folders of system outputs.
+        pair: Language pair; by default taken from WMT file names or the suite.
+        source: WMT source file the hypotheses translate.
+        ids: Id list for aligned text (default: the suite order of `testsuite sources`).
+        encoding: Encoding of the output files.
+
+    Returns:
+        The outputs of each system, and where the items were located for WMT inputs.
+    """
+    pair = pair_code(pair) if pair else None
+    hyps, sources = discover(paths, pair)
+    if source is not None:
+        if not source.is_file():
+            raise TestsuiteError(Problem("no such WMT source file", file=str(source)))
+        sources = [source]
+    if not hyps:
+        raise TestsuiteError(f"no system output files found in {', '.join(map(str, paths))}")
+    by_pair: dict[str, list[Path]] = {}
+    for hyp in hyps:
+        named = wmt_pair(hyp)
+        hyp_pair = pair or (pair_code(named) if named else _default_pair(suite))
+        by_pair.setdefault(hyp_pair, []).append(hyp)
+
+    systems: list[SystemOutputs] = []
+    located: dict[str, Located] = {}
+    for hyp_pair, files in by_pair.items():
+        items = suite.items_of(hyp_pair)
+        if not items:
+            raise TestsuiteError(f"the outputs are {hyp_pair} but the suite has no {hyp_pair} "
+                                 f"items (it has: {', '.join(suite.pairs)})")
+        tsv = [f for f in files if f.suffix == ".tsv"]
+        text = [f for f in files if f.suffix != ".tsv"]
+        known = {item.id for item in items}
+        for file in tsv:
+            systems.extend(read_tsv(file, hyp_pair, known, encoding))
+        if not text:
+            continue
+        wmt_source = _source_for(sources, hyp_pair)
+        if wmt_source is not None:
+            located[hyp_pair], read = read_wmt(items, wmt_source, text, hyp_pair, encoding)
+            systems.extend(read)
+        else:
+            order = read_ids(ids) if ids else [item.id for item in items]
+            unknown = [i for i in order if i not in known]
+            if unknown:
+                raise TestsuiteError(Problem(f"{len(unknown)} ids are not {hyp_pair} items of the "
+                                             f"suite, e.g. {unknown[0]!r}", file=str(ids)))
+            systems.extend(read_aligned(f, order, hyp_pair, encoding=encoding) for f in text)
+    _check_unique(systems)
+    return systems, located
+
+
+def _default_pair(suite: Suite) -> str:
+    if len(suite.pairs) == 1:
+        return suite.pairs[0]
+    raise TestsuiteError("which language pair are the outputs? The file names do not say and the "
+                         f"suite has several ({', '.join(suite.pairs)}): pass --pair")
+
+
+def _source_for(sources: Sequence[Path], pair: str) -> Path | None:
+    matching = [s for s in sources if wmt_pair(s) in (None, pair)]
+    if len(matching) > 1:
+        raise TestsuiteError(f"several WMT source files for {pair}: "
+                             f"{', '.join(map(str, matching))}; pass one with --source")
+    return matching[0] if matching else None
+
+
+def _check_unique(systems: Sequence[SystemOutputs]) -> None:
+    seen: dict[tuple[str, str], str | None] = {}
+    problems = []
+    for system in systems:
+        key = (system.pair, system.system)
+        if key in seen:
+            problems.append(Problem(f"two sets of {system.pair} outputs are named {system.system!r} "
+                                    f"(the other is {seen[key]}); rename one file",
+                                    file=system.file))
+        seen[key] = system.file
+    if problems:
+        raise TestsuiteError(problems)

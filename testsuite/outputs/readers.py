@@ -1,0 +1,213 @@
+"""Readers for each form of system output, and discovery of output files."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from ..errors import Problem, TestsuiteError
+from ..model import Item, pair_code
+from .model import Located, SystemOutputs
+from .text import read_lines
+
+# newstest2021.de-en.hyp.Online-A.en, generaltest2022.en-de.hyp.JDExploreAcademy.de
+_WMT_HYP = re.compile(
+    r"^(?P<test>.+?)\.(?P<pair>[a-z]{2,3}-[a-z]{2,3})\.hyp\.(?P<system>.+)\.(?P<lang>[a-z]{2,3})$"
+)
+_WMT_SRC = re.compile(r"^(?P<test>.+?)\.(?P<pair>[a-z]{2,3}-[a-z]{2,3})\.src\.(?P<lang>[a-z]{2,3})$")
+_SPACE = re.compile(r"\s+")
+
+
+def normalise(text: str) -> str:
+    """Normalise a sentence for locating it: Unicode NFC and white space folded to one space.
+
+    NFC (not NFKC) so that only encodings of the same characters are merged; runs of any
+    Unicode white space (no-break spaces, tabs, newlines inside DFKI sources) become one space.
+    """
+    return _SPACE.sub(" ", unicodedata.normalize("NFC", text)).strip()
+
+
+def system_name(path: Path) -> str:
+    """System name from a file name: ``newstest2021.de-en.hyp.Online-A.en`` → ``Online-A``.
+
+    Files not named in the WMT way are named by their stem (``my-system.txt`` → ``my-system``).
+    """
+    match = _WMT_HYP.match(path.name)
+    return match["system"] if match else path.stem
+
+
+def wmt_pair(path: Path) -> str | None:
+    """The language pair in a WMT file name, if there is one."""
+    match = _WMT_HYP.match(path.name) or _WMT_SRC.match(path.name)
+    return match["pair"] if match else None
+
+
+def discover(paths: Iterable[Path], pair: str | None = None) -> tuple[list[Path], list[Path]]:
+    """Expand files and folders into hypothesis files and WMT source files.
+
+    A folder may be a folder of hypothesis files or a WMT ``txt-ts`` folder (with
+    ``sources/`` and ``system-outputs/``). Hidden files and ``*.ids`` lists are skipped;
+    with `pair`, WMT-named files of other pairs are skipped.
+
+    Returns:
+        (hypothesis files, WMT source files found in ``sources/`` folders), each sorted.
+    """
+    hyps: list[Path] = []
+    sources: list[Path] = []
+    for path in paths:
+        if not path.exists():
+            raise TestsuiteError(Problem("no such file or folder", file=str(path)))
+        if path.is_file():
+            hyps.append(path)
+            continue
+        if (path / "system-outputs").is_dir():
+            sources.extend(_files(path / "sources"))
+            path = path / "system-outputs"
+        hyps.extend(p for p in _files(path) if _WMT_SRC.match(p.name) is None)
+    if pair:
+        hyps = [p for p in hyps if wmt_pair(p) in (None, pair)]
+        sources = [p for p in sources if wmt_pair(p) in (None, pair)]
+    return sorted(dict.fromkeys(hyps)), sorted(dict.fromkeys(sources))
+
+
+def _files(folder: Path) -> list[Path]:
+    if not folder.is_dir():
+        return []
+    return sorted(p for p in folder.iterdir()
+                  if p.is_file() and not p.name.startswith(".") and p.suffix != ".ids")
+
+
+def read_ids(path: Path) -> list[str]:
+    """Read an id list written by `testsuite sources` (one item id per line)."""
+    ids = [line.strip() for line in read_lines(path)]
+    if any(not i for i in ids):
+        raise TestsuiteError(Problem("empty line in the id list", file=str(path),
+                                     line=ids.index("") + 1))
+    return ids
+
+
+def read_aligned(path: Path, ids: Sequence[str], pair: str, system: str | None = None,
+                 encoding: str = "utf-8") -> SystemOutputs:
+    """Read a plain text file whose line *k* translates the *k*-th line of the sources.
+
+    Args:
+        path: One output per line.
+        ids: Item id of each line, in order (as written by `testsuite sources`).
+        pair: Language pair.
+        system: System name; by default derived from the file name.
+        encoding: File encoding.
+
+    Raises:
+        TestsuiteError: if the line count differs from the number of ids.
+    """
+    lines = read_lines(path, encoding)
+    if len(lines) != len(ids):
+        raise TestsuiteError(Problem(
+            f"has {len(lines)} lines but the {pair} sources have {len(ids)}: the file must have "
+            "exactly one line per source line of `testsuite sources` (was it made from another "
+            "version of the suite, or did the MT system merge or split lines?)",
+            file=str(path)))
+    return SystemOutputs(system or system_name(path), pair, dict(zip(ids, lines, strict=True)),
+                         str(path))
+
+
+def read_tsv(path: Path, pair: str, known: set[str] | None = None, encoding: str = "utf-8"
+             ) -> list[SystemOutputs]:
+    """Read outputs keyed by item id: ``item<TAB>output`` or ``system<TAB>item<TAB>output``.
+
+    With two columns the system is named after the file; with three, after the first column
+    (one file may then hold several systems).
+
+    Args:
+        path: The TSV file (no header).
+        pair: Language pair.
+        known: Ids of the suite's items; unknown ids are reported with their line.
+        encoding: File encoding.
+    """
+    by_system: dict[str, dict[str, str]] = {}
+    problems = []
+    for number, line in enumerate(read_lines(path, encoding), start=1):
+        if not line.strip():
+            continue
+        fields = line.split("\t")
+        if len(fields) == 2:
+            system, (item, output) = system_name(path), fields
+        elif len(fields) == 3:
+            system, item, output = fields
+        else:
+            problems.append(Problem(f"expected 2 or 3 tab-separated fields, found {len(fields)}",
+                                    str(path), number))
+            continue
+        if known is not None and item not in known:
+            problems.append(Problem(f"unknown {pair} item {item!r}", str(path), number, item))
+            continue
+        outputs = by_system.setdefault(system, {})
+        if item in outputs:
+            problems.append(Problem(f"second output of {system} for this item", str(path), number,
+                                    item))
+            continue
+        outputs[item] = output
+    if problems:
+        raise TestsuiteError(problems)
+    return [SystemOutputs(s, pair, o, str(path)) for s, o in by_system.items()]
+
+
+def locate(items: Sequence[Item], source: Path, pair: str, encoding: str = "utf-8") -> Located:
+    """Find each item's source sentence in a WMT source file (normalised comparison)."""
+    lines = read_lines(source, encoding)
+    first: dict[str, int] = {}
+    count: dict[str, int] = {}
+    for index, line in enumerate(lines):
+        key = normalise(line)
+        first.setdefault(key, index)
+        count[key] = count.get(key, 0) + 1
+    located = Located(str(source), pair, total_lines=len(lines))
+    for item in items:
+        key = normalise(item.source)
+        if key in first:
+            located.lines[item.id] = first[key]
+            if count[key] > 1:
+                located.repeated.append(item.id)
+        else:
+            located.not_found.append(item.id)
+    return located
+
+
+def read_wmt(items: Sequence[Item], source: Path, hyps: Sequence[Path], pair: str,
+             encoding: str = "utf-8") -> tuple[Located, list[SystemOutputs]]:
+    """Read WMT ``txt-ts`` hypotheses: locate the items in the source, take those lines.
+
+    Args:
+        items: The suite's items of this pair.
+        source: The full WMT source file the systems translated.
+        hyps: Hypothesis files, line-aligned with `source`.
+        pair: Language pair.
+        encoding: Encoding of all files.
+
+    Raises:
+        TestsuiteError: for hypothesis files whose line count differs from the source's.
+    """
+    located = locate(items, source, pair, encoding)
+    systems = []
+    problems = []
+    for hyp in hyps:
+        lines = read_lines(hyp, encoding)
+        if len(lines) != located.total_lines:
+            problems.append(Problem(
+                f"has {len(lines)} lines but the source {source.name} has {located.total_lines}: "
+                "hypothesis files must be line-aligned with the source they translate",
+                file=str(hyp)))
+            continue
+        outputs = {item_id: lines[index] for item_id, index in located.lines.items()}
+        systems.append(SystemOutputs(system_name(hyp), pair, outputs, str(hyp)))
+    if problems:
+        raise TestsuiteError(problems)
+    return located, systems
+
+
+def pair_of_files(paths: Iterable[Path]) -> str | None:
+    """The single language pair named by WMT file names, if they agree on one."""
+    pairs = {wmt_pair(p) for p in paths} - {None}
+    return pair_code(pairs.pop()) if len(pairs) == 1 else None

@@ -1,0 +1,53 @@
+"""Reading text files of MT outputs line by line, robust to what real files contain."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..errors import Problem, TestsuiteError
+
+BOM = b"\xef\xbb\xbf"
+
+
+def read_lines(path: Path, encoding: str = "utf-8") -> list[str]:
+    """Read a file as one string per line.
+
+    A UTF-8 byte-order mark is dropped, CRLF line ends are accepted, and a final
+    newline does not add an empty line. A lone CR inside a line is kept (it is part of that
+    output, not a line end). Lines are split on ``\\n`` only: splitting on every
+    Unicode line separator (as `str.splitlines` does) would shift the lines of files whose
+    outputs contain U+2028 or U+0085 and misalign every later output.
+
+    Args:
+        path: The file.
+        encoding: Its encoding; UTF-8 unless the user says otherwise.
+
+    Raises:
+        TestsuiteError: naming the file and the first line that cannot be decoded.
+    """
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise TestsuiteError(Problem(f"cannot read: {exc.strerror}", file=str(path))) from None
+    if data.startswith(BOM) and encoding.replace("-", "").lower() in ("utf8", "utf8sig"):
+        data = data[len(BOM):]
+    try:
+        text = data.decode(encoding)
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise TestsuiteError(Problem(
+            f"line {line} is not valid {encoding} (byte 0x{data[exc.start]:02x} at column "
+            f"{column}); convert the file to UTF-8 (e.g. `iconv -f latin1 -t utf-8`) or pass "
+            "its encoding with --encoding",
+            file=str(path), line=line)) from None
+    except LookupError:
+        raise TestsuiteError(f"unknown encoding {encoding!r}") from None
+    if "\r\n" in text:
+        text = text.replace("\r\n", "\n")
+    if not text:
+        return []
+    lines = text.split("\n")
+    if text.endswith("\n"):
+        lines.pop()
+    return lines

@@ -1,0 +1,1 @@
+"""Renderers: each takes result data plus options and draws it (terminal, files)."""
