@@ -37,7 +37,7 @@ def read_lines(path: Path, encoding: str = "utf-8") -> list[str]:
         line = data[: exc.start].count(b"\n") + 1
         column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
         raise TestsuiteError(Problem(
-            f"line {line} is not valid {encoding} (byte 0x{data[exc.start]:02x} at column "
+            f"line {line} is not valid {encoding.upper()} (byte 0x{data[exc.start]:02x} at column "
             f"{column}); convert the file to UTF-8 (e.g. `iconv -f latin1 -t utf-8`) or pass "
             "its encoding with --encoding",
             file=str(path), line=line)) from None

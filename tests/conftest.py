@@ -1,0 +1,30 @@
+"""Shared fixtures. Tests that need the real data read ../shared/data and skip without it."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+DATA = Path(os.environ.get("TESTSUITE_DATA", REPO.parent / "shared" / "data"))
+
+
+@pytest.fixture(scope="session")
+def data() -> Path:
+    """The shared real data (DFKI public suite, WMT21/22 outputs), or skip."""
+    if not (DATA / "dfki-mt-testsuite").is_dir():
+        pytest.skip(f"real data not found at {DATA} (set TESTSUITE_DATA to its folder)")
+    return DATA
+
+
+@pytest.fixture(scope="session")
+def dfki_dir(data: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The DFKI public suite imported into our YAML format (both pairs), once per run."""
+    from testsuite.dfki import import_dfki
+
+    out = tmp_path_factory.mktemp("dfki")
+    for pair in ("de-en", "en-de"):
+        import_dfki(data / "dfki-mt-testsuite" / pair / "items.json", out)
+    return out

@@ -1,0 +1,164 @@
+"""Loading and linting suites: every problem at once, each with file, line and item."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from textwrap import dedent
+
+import pytest
+
+from testsuite.errors import TestsuiteError
+from testsuite.loader import lint, load_suite
+
+
+def write(folder: Path, name: str, text: str) -> Path:
+    path = folder / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(dedent(text).lstrip(), encoding="utf-8")
+    return path
+
+
+GOOD_SUITE = """
+    pair: de-en
+    category: Coordination & ellipsis
+    items:
+      - id: 00123
+        phenomenon: Gapping
+        source: Lena bestellte eine Suppe und ihr Bruder einen Salat.
+      - id: gapping-02
+        phenomenon: Gapping
+        source: "Der Vater las Zeitung und die Mutter ein Buch. "
+        description: trailing space is part of the source
+"""
+GOOD_RULES = """
+    pair: de-en
+    rules:
+      - item: 00123
+        positive_regex: 'brother (ordered |had )?an? salad'
+        negative_regex: 'brother\\s*\\.'
+        examples:
+          pass: [Lena ordered a soup and her brother a salad.]
+          fail: [Lena ordered a soup and her brother.]
+      - item: gapping-02
+        positive_regex: 'mother (read )?a book'
+        verdicts:
+          - output: The father read the newspaper and the mother one book.
+            verdict: pass
+            annotator: mkl
+            time: 2026-11-22T10:15:00Z
+"""
+
+
+def test_valid_suite_loads_with_ids_as_written(tmp_path):
+    write(tmp_path, "suites/de-en/ce.yaml", GOOD_SUITE)
+    write(tmp_path, "rules/de-en/ce.yaml", GOOD_RULES)
+    result = lint([tmp_path])
+    assert result.problems == []
+    suite = result.suite
+    # Unquoted 00123 is YAML 1.1 octal (83); ids keep their spelling.
+    assert [item.id for item in suite] == ["00123", "gapping-02"]
+    assert suite.items[("de-en", "gapping-02")].source.endswith("Buch. ")
+    rule = suite.rules[("de-en", "00123")]
+    assert rule.examples_pass == ("Lena ordered a soup and her brother a salad.",)
+    verdict = suite.rules[("de-en", "gapping-02")].verdicts[0]
+    assert (verdict.verdict, verdict.annotator, verdict.time) == (
+        "pass", "mkl", "2026-11-22T10:15:00+00:00")
+
+
+def test_every_problem_is_reported_at_once_with_file_and_line(tmp_path):
+    suite = write(tmp_path, "suites/ce.yaml", """
+        pair: de-en
+        category: Coordination & ellipsis
+        items:
+          - id: a-1
+            phenomenon: Gapping
+            source: Anna trinkt Tee und Paul Kaffee.
+          - id: a-1
+            phenomenon: Gapping
+            source: Doppelt.
+          - id: a-3
+            phenomenon: Gapping
+          - id: a-4
+            phenomenon: Sluicing
+            sorce: Jemand hat angerufen, aber ich weiß nicht, wer.
+          - id: a-5
+            phenomenon: Stripping
+            source: Mia mag Jazz, aber nicht Oper.
+          - id: a-6
+            phenomenon: Sluicing
+            source: Jemand hat angerufen, aber ich weiß nicht, wer.
+    """)
+    rules = write(tmp_path, "rules/ce.yaml", """
+        pair: de-en
+        rules:
+          - item: a-1
+            positive_regex: 'Paul (drinks )?coffee'
+            negative_regex: 'Paul\\.$|(('
+          - item: ghost
+            positive_regex: x
+          - item: a-6
+            positive_regex: '\\bwho\\b'
+            negative_regex: '\\bwhom\\b'
+            examples:
+              pass: [Someone called but I do not know whom., Someone called; who?]
+              fail: [Someone called but I do not know who.]
+          - item: a-6
+            positive_regex: again
+    """)
+    broken = write(tmp_path, "rules/broken.yaml", """
+        pair: de-en
+        rules:
+          - item: x
+            positive_regex: [unclosed
+    """)
+    result = lint([tmp_path])
+    found = {(Path(p.file).name, p.line, p.item, p.message.split(" (")[0].split(":")[0])
+             for p in result.problems}
+    assert found == {
+        ("ce.yaml", 7, "a-1", "duplicate item id"),
+        ("ce.yaml", 10, "a-3", "missing field 'source'"),
+        ("ce.yaml", 12, "a-4", "unknown key(s) in item"),
+        ("ce.yaml", 12, "a-4", "missing field 'source'"),
+        ("ce.yaml", 15, "a-5", "item has no rule"),
+        ("ce.yaml", 3, "a-1", "negative_regex does not compile"),
+        ("ce.yaml", 6, "ghost", "rule for unknown item 'ghost' in de-en"),
+        ("ce.yaml", 8, "a-6", "example labelled pass is judged fail"),
+        ("ce.yaml", 8, "a-6", "example labelled fail is judged pass"),
+        ("ce.yaml", 14, "a-6", "duplicate rule"),
+        ("broken.yaml", 5, None, "malformed YAML"),
+    }
+    assert {p.file for p in result.problems} == {str(suite), str(rules), str(broken)}
+
+
+def test_malformed_yaml_names_the_line(tmp_path):
+    path = write(tmp_path, "bad.yaml", "pair: de-en\nitems:\n  - id: x\n   phenomenon: y\n")
+    with pytest.raises(TestsuiteError) as caught:
+        load_suite([path])
+    problem = caught.value.problems[0]
+    assert (problem.file, problem.line) == (str(path), 4)
+    assert "malformed YAML" in problem.message
+
+
+def test_file_that_is_neither_suite_nor_rules(tmp_path):
+    path = write(tmp_path, "other.yaml", "name: something else\n")
+    assert [p.message for p in lint([path]).problems] == [
+        "not a suite or rules file: it has neither 'items' nor 'rules'"]
+
+
+def test_yaml_in_another_encoding_is_named(tmp_path):
+    path = tmp_path / "latin1.yaml"
+    path.write_bytes("pair: de-en\ncategory: Ambiguität\nitems: []\n".encode("latin-1"))
+    problem = lint([path]).problems[0]
+    assert (problem.line, problem.file) == (2, str(path))
+    assert "not valid UTF-8" in problem.message
+
+
+def test_missing_path_is_named(tmp_path):
+    with pytest.raises(TestsuiteError, match="no such file or folder"):
+        load_suite([tmp_path / "nope"])
+
+
+def test_non_fatal_problems_do_not_stop_loading(tmp_path):
+    write(tmp_path, "s.yaml", GOOD_SUITE)
+    suite = load_suite([tmp_path])  # no rules at all: items without rules give warnings
+    assert len(suite) == 2 and not suite.rules
