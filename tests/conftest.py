@@ -28,3 +28,9 @@ def dfki_dir(data: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     for pair in ("de-en", "en-de"):
         import_dfki(data / "dfki-mt-testsuite" / pair / "items.json", out)
     return out
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _private_cache(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Keep the compiled-regex cache of the tests out of the user's cache folder."""
+    os.environ["TESTSUITE_CACHE_DIR"] = str(tmp_path_factory.mktemp("cache"))

@@ -39,7 +39,8 @@ PairOption = Annotated[
 def _console(stderr: bool = False) -> Any:
     from rich.console import Console
 
-    return Console(stderr=stderr, highlight=False)
+    # soft_wrap: messages carry paths and sentences that must not be broken across lines.
+    return Console(stderr=stderr, highlight=False, soft_wrap=True)
 
 
 def friendly(command: F) -> F:

@@ -64,6 +64,7 @@ def evaluate(
     timeout: float = DEFAULT_TIMEOUT,
     located: dict[str, Located] | None = None,
     progress: Callable[[int], None] | None = None,
+    regex_cache: RegexCache | None = None,
 ) -> Evaluation:
     """Judge every output of every system against the suite's rules.
 
@@ -76,6 +77,8 @@ def evaluate(
         timeout: Per-match regex time limit in seconds (a timeout gives a warning).
         located: Where WMT inputs were located, kept in the result for reporting.
         progress: Called with the number of outputs judged since the last call.
+        regex_cache: Compiled patterns to use and extend; by default the persistent cache
+            in the user's cache folder (`RegexCache.persistent`).
 
     Returns:
         The evaluation; `results` has one row per item × (translating) system.
@@ -86,7 +89,7 @@ def evaluate(
     left_out = {n.system for n in excluded}
     kept = [s for s in systems if s.system not in left_out]
 
-    cache = RegexCache()
+    cache = regex_cache if regex_cache is not None else RegexCache.persistent()
     compiled: dict[tuple[str, str], CompiledRule] = {}
     # Many systems produce the same output for an item; judge each distinct one once.
     judged: dict[tuple[str, str, str], tuple[str, str]] = {}
@@ -118,6 +121,7 @@ def evaluate(
         if progress:
             progress(done)
 
+    cache.save()
     frame = pd.DataFrame(columns)
     for name in ("item", "pair", "category", "phenomenon", "system", "reason"):
         frame[name] = frame[name].astype("category")

@@ -96,16 +96,21 @@ def strip_lines(value: Any) -> Any:
 
 
 def write_atomic(path: Path, text: str) -> None:
-    """Write a text file so that readers see either the old or the new content, never half.
+    """Write a UTF-8 text file atomically (see `write_atomic_bytes`)."""
+    write_atomic_bytes(path, text.encode("utf-8"))
 
-    The text goes to a temporary file in the same folder, is flushed to disk, and then
+
+def write_atomic_bytes(path: Path, data: bytes) -> None:
+    """Write a file so that readers see either the old or the new content, never half.
+
+    The data goes to a temporary file in the same folder, is flushed to disk, and then
     replaces the target in one `os.replace` (atomic on POSIX and Windows).
     """
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp, path)

@@ -10,14 +10,13 @@ from pathlib import Path
 from ..errors import Problem, TestsuiteError
 from ..model import Item, pair_code
 from .model import Located, SystemOutputs
-from .text import read_lines
+from .text import read_lines, read_selected_lines
 
 # newstest2021.de-en.hyp.Online-A.en, generaltest2022.en-de.hyp.JDExploreAcademy.de
 _WMT_HYP = re.compile(
     r"^(?P<test>.+?)\.(?P<pair>[a-z]{2,3}-[a-z]{2,3})\.hyp\.(?P<system>.+)\.(?P<lang>[a-z]{2,3})$"
 )
 _WMT_SRC = re.compile(r"^(?P<test>.+?)\.(?P<pair>[a-z]{2,3}-[a-z]{2,3})\.src\.(?P<lang>[a-z]{2,3})$")
-_SPACE = re.compile(r"\s+")
 
 
 def normalise(text: str) -> str:
@@ -26,7 +25,9 @@ def normalise(text: str) -> str:
     NFC (not NFKC) so that only encodings of the same characters are merged; runs of any
     Unicode white space (no-break spaces, tabs, newlines inside DFKI sources) become one space.
     """
-    return _SPACE.sub(" ", unicodedata.normalize("NFC", text)).strip()
+    if not unicodedata.is_normalized("NFC", text):
+        text = unicodedata.normalize("NFC", text)
+    return " ".join(text.split())
 
 
 def system_name(path: Path) -> str:
@@ -193,14 +194,13 @@ def read_wmt(items: Sequence[Item], source: Path, hyps: Sequence[Path], pair: st
     systems = []
     problems = []
     for hyp in hyps:
-        lines = read_lines(hyp, encoding)
-        if len(lines) != located.total_lines:
+        count, outputs = read_selected_lines(hyp, located.lines, located.total_lines, encoding)
+        if count != located.total_lines:
             problems.append(Problem(
-                f"has {len(lines)} lines but the source {source.name} has {located.total_lines}: "
+                f"has {count} lines but the source {source.name} has {located.total_lines}: "
                 "hypothesis files must be line-aligned with the source they translate",
                 file=str(hyp)))
             continue
-        outputs = {item_id: lines[index] for item_id, index in located.lines.items()}
         systems.append(SystemOutputs(system_name(hyp), pair, outputs, str(hyp)))
     if problems:
         raise TestsuiteError(problems)

@@ -51,3 +51,57 @@ def read_lines(path: Path, encoding: str = "utf-8") -> list[str]:
     if text.endswith("\n"):
         lines.pop()
     return lines
+
+
+def read_selected_lines(path: Path, wanted: dict[str, int], expected: int,
+                        encoding: str = "utf-8") -> tuple[int, dict[str, str]]:
+    """Read only some lines of a large line-aligned file (a WMT hypothesis file).
+
+    Same rules as `read_lines` (BOM, CRLF, final newline, ``\n`` only), but lines are cut
+    as bytes and only the wanted ones are decoded: a WMT file has ~19,000 lines of which the
+    suite needs ~2,700. Cutting bytes at ``\n`` is safe for UTF-8 and every other
+    ASCII-compatible encoding; for others (UTF-16, …) the whole file is decoded.
+
+    Args:
+        path: The file.
+        wanted: 0-based line index per key.
+        expected: The number of lines the file must have; if it has another number, only
+            the count is returned (the caller reports the misalignment).
+        encoding: The file's encoding.
+
+    Returns:
+        (number of lines, the wanted lines by key — empty if the count is not `expected`).
+
+    Raises:
+        TestsuiteError: if a wanted line cannot be decoded, naming file and line.
+    """
+    if "\n".encode(encoding, errors="ignore") != b"\n":
+        lines = read_lines(path, encoding)
+        if len(lines) != expected:
+            return len(lines), {}
+        return len(lines), {key: lines[index] for key, index in wanted.items()}
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise TestsuiteError(Problem(f"cannot read: {exc.strerror}", file=str(path))) from None
+    if data.startswith(BOM):
+        data = data[len(BOM):]
+    raw = data.split(b"\n")
+    if data.endswith(b"\n") or not data:
+        raw.pop()
+    if len(raw) != expected:
+        return len(raw), {}
+    selected = {}
+    for key, index in wanted.items():
+        line = raw[index]
+        if line.endswith(b"\r"):
+            line = line[:-1]
+        try:
+            selected[key] = line.decode(encoding)
+        except UnicodeDecodeError as exc:
+            raise TestsuiteError(Problem(
+                f"line {index + 1} is not valid {encoding.upper()} (byte 0x{line[exc.start]:02x} "
+                f"at column {exc.start + 1}); convert the file to UTF-8 (e.g. `iconv -f latin1 "
+                "-t utf-8`) or pass its encoding with --encoding",
+                file=str(path), line=index + 1)) from None
+    return len(raw), selected
