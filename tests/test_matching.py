@@ -85,3 +85,28 @@ def test_cache_reports_why_a_pattern_does_not_compile():
     assert cache.get("(a") is None
     assert "missing )" in cache.error("(a")
     assert cache.error("a+") is None
+
+
+def test_compiled_patterns_persist_across_runs(tmp_path):
+    path = tmp_path / "regex.pickle"
+    first = RegexCache(path)
+    assert first.get(r"\bgroß\b") is not None and first.get("(bad") is None
+    first.save()
+    second = RegexCache(path)
+    assert r"\bgroß\b" in second._stored  # loaded, not recompiled
+    assert second.get(r"\bgroß\b").search("Das Haus ist groß.") is not None
+    assert second.error("(bad") is not None  # errors are never cached as patterns
+
+
+def test_unreadable_cache_file_is_ignored_and_replaced(tmp_path):
+    path = tmp_path / "regex.pickle"
+    path.write_bytes(b"not a pickle")
+    cache = RegexCache(path)
+    assert cache.get("abc") is not None
+    cache.save()
+    assert "abc" in RegexCache(path)._stored
+
+
+def test_empty_cache_dir_setting_disables_the_file(monkeypatch):
+    monkeypatch.setenv("TESTSUITE_CACHE_DIR", "")
+    assert RegexCache.persistent()._path is None

@@ -179,3 +179,14 @@ def test_outputs_of_a_pair_the_suite_lacks(tmp_path, suite):
     path.write_text("a\n")
     with pytest.raises(TestsuiteError, match="the outputs are en-de but the suite has no en-de"):
         load_outputs(suite, [path])
+
+
+def test_keyed_outputs_of_a_system_may_span_several_files(tmp_path, suite):
+    (tmp_path / "ce.tsv").write_text(f"A\tgap-1\t{GOOD[0]}\nB\tgap-1\tHer brother.\n")
+    (tmp_path / "mwe.tsv").write_text(f"A\tidiom-1\t{GOOD[2]}\nA\tsluice-1\t{GOOD[1]}\n")
+    systems, _ = load_outputs(suite, [tmp_path], pair="de-en")
+    assert {s.system: sorted(s.outputs) for s in systems} == {
+        "A": ["gap-1", "idiom-1", "sluice-1"], "B": ["gap-1"]}
+    (tmp_path / "again.tsv").write_text("A\tgap-1\tagain\n")
+    with pytest.raises(TestsuiteError, match="A has a second output for 1 items already in"):
+        load_outputs(suite, [tmp_path], pair="de-en")

@@ -105,7 +105,8 @@ def lint(
 @friendly
 def import_dfki(
     items_json: Annotated[Path, typer.Argument(help="A DFKI items.json file.")],
-    out: Annotated[Path, typer.Option("--out", "-o", help="Folder to write suites/ and rules/ in.")],
+    out: Annotated[Path, typer.Option("--out", "-o",
+                                      help="Folder to write suites/ and rules/ in.")],
 ) -> None:
     """Convert the DFKI public test suite JSON into suite and rules YAML files."""
     from .dfki import import_dfki as run_import

@@ -45,11 +45,12 @@ def read_dfki(path: Path) -> Suite:
     problems = []
     for number, entry in enumerate(entries, start=1):
         missing = [k for k in DFKI_KEYS if not isinstance(entry, dict) or k not in entry]
-        item_id = str(entry.get("id")) if isinstance(entry, dict) and "id" in entry else None
         if missing:
+            known = str(entry["id"]) if isinstance(entry, dict) and "id" in entry else None
             problems.append(Problem(f"item #{number} lacks {', '.join(missing)}", str(path),
-                                    item=item_id))
+                                    item=known))
             continue
+        item_id = str(entry["id"])
         pair = pair_code(entry["langpair"])
         key = (pair, item_id)
         if key in suite.items:

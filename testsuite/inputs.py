@@ -62,8 +62,8 @@ def load_outputs(
         tsv = [f for f in files if f.suffix == ".tsv"]
         text = [f for f in files if f.suffix != ".tsv"]
         known = {item.id for item in items}
-        for file in tsv:
-            systems.extend(read_tsv(file, hyp_pair, known, encoding))
+        systems.extend(_merge([s for file in tsv for s in read_tsv(file, hyp_pair, known,
+                                                                   encoding)]))
         if not text:
             continue
         wmt_source = _source_for(sources, hyp_pair)
@@ -79,6 +79,28 @@ def load_outputs(
             systems.extend(read_aligned(f, order, hyp_pair, encoding=encoding) for f in text)
     _check_unique(systems)
     return systems, located
+
+
+def _merge(parts: Sequence[SystemOutputs]) -> list[SystemOutputs]:
+    """Join keyed outputs of one system spread over several TSV files (one per category)."""
+    merged: dict[str, SystemOutputs] = {}
+    problems = []
+    for part in parts:
+        whole = merged.get(part.system)
+        if whole is None:
+            merged[part.system] = SystemOutputs(part.system, part.pair, dict(part.outputs),
+                                                part.file)
+            continue
+        twice = whole.outputs.keys() & part.outputs.keys()
+        if twice:
+            problems.append(Problem(f"{part.system} has a second output for {len(twice)} items "
+                                    f"already in {whole.file}, e.g. {min(twice)!r}",
+                                    file=part.file))
+        whole.outputs.update(part.outputs)
+        whole.file = str(Path(whole.file or "").parent) if whole.file else part.file
+    if problems:
+        raise TestsuiteError(problems)
+    return list(merged.values())
 
 
 def _default_pair(suite: Suite) -> str:
@@ -102,9 +124,9 @@ def _check_unique(systems: Sequence[SystemOutputs]) -> None:
     for system in systems:
         key = (system.pair, system.system)
         if key in seen:
-            problems.append(Problem(f"two sets of {system.pair} outputs are named {system.system!r} "
-                                    f"(the other is {seen[key]}); rename one file",
-                                    file=system.file))
+            problems.append(Problem(f"two sets of {system.pair} outputs are named "
+                                    f"{system.system!r} (the other is {seen[key]}); rename one "
+                                    "file", file=system.file))
         seen[key] = system.file
     if problems:
         raise TestsuiteError(problems)

@@ -8,6 +8,7 @@ its file, line and item id; nothing stops at the first one.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -76,10 +77,9 @@ class _Reader:
                      item: str | None = None) -> None:
         extra = sorted(str(k) for k in node if k != LINE and k not in allowed)
         if extra:
-            self.problem(
-                f"unknown key(s) in {what}: {', '.join(extra)} (allowed: {', '.join(sorted(allowed))})",
-                file, node, item,
-            )
+            allowed_keys = ", ".join(sorted(allowed))
+            self.problem(f"unknown key(s) in {what}: {', '.join(extra)} (allowed: {allowed_keys})",
+                         file, node, item)
 
     def text(self, node: dict[str, Any], key: str, file: Path, item: str | None,
              required: bool = False) -> str | None:
@@ -238,13 +238,12 @@ class _Reader:
         if output is None or value is None:
             return None
         time = raw.get("time")
-        return Verdict(
-            output=output,
-            verdict=value,
-            annotator=self.text(raw, "annotator", file, item_id),
-            time=time.isoformat() if hasattr(time, "isoformat") else self.text(raw, "time", file, item_id),
-            note=self.text(raw, "note", file, item_id),
-        )
+        # YAML reads an unquoted timestamp as a datetime; keep it as ISO 8601 text.
+        when = time.isoformat() if isinstance(time, (dt.date, dt.datetime)) else \
+            self.text(raw, "time", file, item_id)
+        return Verdict(output=output, verdict=value,
+                       annotator=self.text(raw, "annotator", file, item_id), time=when,
+                       note=self.text(raw, "note", file, item_id))
 
     def cross_check(self) -> None:
         """Problems between files: rules without items, items without rules."""
@@ -267,12 +266,12 @@ def load(paths: Iterable[Path | str]) -> LoadResult:
     Returns:
         The suite (whatever could be read) with the list of problems.
     """
-    paths = [Path(p) for p in paths]
+    checked = [Path(p) for p in paths]
     reader = _Reader()
-    for path in paths:
+    for path in checked:
         if not path.exists():
             reader.problems.append(Problem("no such file or folder", str(path)))
-    files = yaml_files(p for p in paths if p.exists())
+    files = yaml_files(p for p in checked if p.exists())
     for file in files:
         reader.read(file)
     reader.cross_check()

@@ -17,9 +17,8 @@ from typing import Any
 
 import regex
 
-from .yamlio import write_atomic_bytes
-
 from .model import Outcome, Rule
+from .yamlio import write_atomic_bytes
 
 #: Default per-match time limit in seconds. Real rules match in microseconds; a pattern that
 #: needs more than this is almost certainly backtracking catastrophically.
@@ -192,9 +191,10 @@ class CompiledRule:
         if self._broken:
             return Judgement(Outcome.WARNING, self._broken)
         # 3. Regexes: search anywhere, case-sensitive.
+        timeout = self._timeout
         try:
-            pos = self._pos is not None and self._pos.search(output, timeout=self._timeout) is not None
-            neg = self._neg is not None and self._neg.search(output, timeout=self._timeout) is not None
+            pos = self._pos is not None and self._pos.search(output, timeout=timeout) is not None
+            neg = self._neg is not None and self._neg.search(output, timeout=timeout) is not None
         except TimeoutError:
             return Judgement(Outcome.WARNING, REASON_TIMEOUT)
         if pos or neg:

@@ -81,7 +81,8 @@ def load_yaml(path: Path) -> Any:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else None
         what = exc.problem or exc.context or "malformed YAML"
-        raise TestsuiteError(Problem(f"malformed YAML: {what}", file=str(path), line=line)) from None
+        problem = Problem(f"malformed YAML: {what}", file=str(path), line=line)
+        raise TestsuiteError(problem) from None
     except yaml.YAMLError as exc:
         raise TestsuiteError(Problem(f"malformed YAML: {exc}", file=str(path))) from None
 

@@ -16,7 +16,9 @@ from .text import read_lines, read_selected_lines
 _WMT_HYP = re.compile(
     r"^(?P<test>.+?)\.(?P<pair>[a-z]{2,3}-[a-z]{2,3})\.hyp\.(?P<system>.+)\.(?P<lang>[a-z]{2,3})$"
 )
-_WMT_SRC = re.compile(r"^(?P<test>.+?)\.(?P<pair>[a-z]{2,3}-[a-z]{2,3})\.src\.(?P<lang>[a-z]{2,3})$")
+_WMT_SRC = re.compile(
+    r"^(?P<test>.+?)\.(?P<pair>[a-z]{2,3}-[a-z]{2,3})\.src\.(?P<lang>[a-z]{2,3})$"
+)
 
 
 def normalise(text: str) -> str:
@@ -209,5 +211,5 @@ def read_wmt(items: Sequence[Item], source: Path, hyps: Sequence[Path], pair: st
 
 def pair_of_files(paths: Iterable[Path]) -> str | None:
     """The single language pair named by WMT file names, if they agree on one."""
-    pairs = {wmt_pair(p) for p in paths} - {None}
+    pairs = {pair for pair in map(wmt_pair, paths) if pair is not None}
     return pair_code(pairs.pop()) if len(pairs) == 1 else None

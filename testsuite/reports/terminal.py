@@ -38,7 +38,8 @@ def print_evaluation(evaluation: Evaluation, console: Console) -> None:
             table.add_column(outcome, justify="right", style=style)
         table.add_column("items", justify="right")
         table.add_column("warning rate", justify="right")
-        for (_, system), row in summary.loc[[pair]].iterrows():
+        rows = summary.xs(pair, level="pair")
+        for system, row in rows.iterrows():
             table.add_row(escape(str(system)), *(str(int(row[o])) for o in OUTCOME_STYLES),
                           str(int(row["total"])), f"{row['warning_rate']:.1%}")
         console.print(table)
