@@ -34,6 +34,17 @@ SuiteOption = Annotated[
 PairOption = Annotated[
     str | None, typer.Option("--pair", "-p", help="Language pair, e.g. de-en.", show_default=False)
 ]
+OutputsArgument = Annotated[list[Path], typer.Argument(
+    help="System outputs: files, folders of hypothesis files, or a WMT txt-ts folder.")]
+SourceOption = Annotated[Path | None, typer.Option(
+    help="WMT source file the hypotheses translate (items are located in it).",
+    show_default=False)]
+IdsOption = Annotated[Path | None, typer.Option(
+    help="Item ids of aligned text files (default: the order of `testsuite sources`).",
+    show_default=False)]
+TimeoutOption = Annotated[float, typer.Option(help="Per-match regex time limit, seconds.")]
+EncodingOption = Annotated[str, typer.Option(help="Encoding of the output files.")]
+QuietOption = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")]
 
 
 def _console(stderr: bool = False) -> Any:
@@ -164,28 +175,23 @@ def sources(
 @app.command()
 @friendly
 def evaluate(
-    outputs: Annotated[list[Path], typer.Argument(
-        help="System outputs: files, folders of hypothesis files, or a WMT txt-ts folder.")],
+    outputs: OutputsArgument,
     pair: PairOption = None,
-    source: Annotated[Path | None, typer.Option(
-        help="WMT source file the hypotheses translate (items are located in it).",
-        show_default=False)] = None,
-    ids: Annotated[Path | None, typer.Option(
-        help="Item ids of aligned text files (default: the order of `testsuite sources`).",
-        show_default=False)] = None,
+    source: SourceOption = None,
+    ids: IdsOption = None,
     suite: SuiteOption = None,
     out: Annotated[Path | None, typer.Option(
         "--out", "-o", help="Write every item × system outcome to FILE.jsonl or FILE.csv.",
         show_default=False)] = None,
-    timeout: Annotated[float, typer.Option(help="Per-match regex time limit, seconds.")] = 1.0,
-    encoding: Annotated[str, typer.Option(help="Encoding of the output files.")] = "utf-8",
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    timeout: TimeoutOption = 1.0,
+    encoding: EncodingOption = "utf-8",
+    quiet: QuietOption = False,
 ) -> None:
     """Judge every item × system: pass, fail, warning or missing (SPEC.md)."""
     from .reports.terminal import print_evaluation
     from .results_io import write_results
 
-    evaluation = _run_evaluation(outputs, pair, source, ids, suite, timeout, encoding, quiet)
+    _, evaluation = _run_evaluation(outputs, pair, source, ids, suite, timeout, encoding, quiet)
     print_evaluation(evaluation, _console())
     if out:
         write_results(evaluation.results, out)
@@ -208,8 +214,86 @@ def _run_evaluation(outputs: list[Path], pair: str | None, source: Path | None,
                   TimeElapsedColumn(), console=_console(stderr=True), disable=quiet,
                   transient=True) as bar:
         task = bar.add_task("evaluating", total=total)
-        return run_evaluate(loaded, systems, timeout=timeout, located=located,
-                            progress=lambda n: bar.advance(task, n))
+        return loaded, run_evaluate(loaded, systems, timeout=timeout, located=located,
+                                    progress=lambda n: bar.advance(task, n))
+
+
+@app.command()
+@friendly
+def score(
+    outputs: OutputsArgument,
+    pair: PairOption = None,
+    source: SourceOption = None,
+    ids: IdsOption = None,
+    suite: SuiteOption = None,
+    format: Annotated[str, typer.Option(
+        "--format", "-f", help="terminal, csv, json, markdown or latex.")] = "terminal",
+    out: Annotated[Path | None, typer.Option(
+        "--out", "-o", help="Write the report to FILE instead of the terminal.",
+        show_default=False)] = None,
+    table: Annotated[str, typer.Option(
+        help="Which paper tables: categories, phenomena or both.")] = "both",
+    category: Annotated[list[str] | None, typer.Option(
+        help="Only this category (repeatable).", show_default=False)] = None,
+    phenomenon: Annotated[list[str] | None, typer.Option(
+        help="Only this phenomenon (repeatable).", show_default=False)] = None,
+    system: Annotated[list[str] | None, typer.Option(
+        help="Only this system (repeatable).", show_default=False)] = None,
+    fair: Annotated[bool, typer.Option(
+        "--fair/--no-fair", help="Fairness rule: only items without a warning or missing "
+        "output for any system (the published method).")] = True,
+    test: Annotated[str, typer.Option(
+        help="ztest (published, default) or paired (McNemar; bootstrap for macro rows).")
+    ] = "ztest",
+    alpha: Annotated[float, typer.Option(help="One-tailed significance level.")] = 0.05,
+    correction: Annotated[str, typer.Option(
+        help="Multiple-comparison correction: none, holm, bonferroni or fdr_bh.")] = "none",
+    clusters: Annotated[bool, typer.Option(
+        "--clusters", help="Also compute full clusters and rank ranges.")] = False,
+    bounds: Annotated[bool, typer.Option(
+        "--bounds", help="Show how far open warnings could move each accuracy.")] = False,
+    seed: Annotated[int, typer.Option(help="Seed of the paired bootstrap.")] = 12345,
+    timeout: TimeoutOption = 1.0,
+    encoding: EncodingOption = "utf-8",
+    quiet: QuietOption = False,
+) -> None:
+    """Accuracy per category and phenomenon with significance clusters (paper tables)."""
+    from .errors import TestsuiteError
+    from .reports.render import FORMATS, render
+    from .reports.tables import paper_tables
+    from .reports.terminal import print_paper_table
+    from .scores import ScoreOptions
+    from .scores import score as run_score
+    from .yamlio import write_atomic
+
+    choices = {"format": (format, FORMATS), "table": (table, ("categories", "phenomena", "both")),
+               "test": (test, ("ztest", "paired")),
+               "correction": (correction, ("none", "holm", "bonferroni", "fdr_bh"))}
+    for name, (value, allowed) in choices.items():
+        if value not in allowed:
+            raise TestsuiteError(f"--{name} must be one of {', '.join(allowed)}, not {value!r}")
+    options = ScoreOptions(
+        fair=fair, test=test, alpha=alpha,  # type: ignore[arg-type]
+        correction=None if correction == "none" else correction,  # type: ignore[arg-type]
+        clusters=clusters, categories=tuple(category or ()) or None,
+        phenomena=tuple(phenomenon or ()) or None, systems=tuple(system or ()) or None,
+        seed=seed)
+    loaded, evaluation = _run_evaluation(outputs, pair, source, ids, suite, timeout, encoding,
+                                         quiet)
+    pairs = list(dict.fromkeys(evaluation.results["pair"].astype(str)))
+    results = [run_score(evaluation, loaded, p, options) for p in pairs]
+    console = _console()
+    if format == "terminal" and out is None:
+        for scores in results:
+            for paper in paper_tables(scores, table):
+                print_paper_table(paper, console, bounds=bounds)
+        return
+    text = render(results, "markdown" if format == "terminal" else format, table)
+    if out is None:
+        typer.echo(text, nl=False)
+    else:
+        write_atomic(out, text)
+        console.print(f"wrote the {format} report to {out}")
 
 
 @app.command()
@@ -228,8 +312,8 @@ def demo(
     samples = bundled_samples()
     for pair_dir in sorted(p for p in samples.iterdir() if p.is_dir()):
         console.rule(f"[bold]{pair_dir.name}[/]: illustrative sample outputs in {pair_dir}")
-        evaluation = _run_evaluation([pair_dir], pair_dir.name, None, None, None, 1.0, "utf-8",
-                                     True)
+        _, evaluation = _run_evaluation([pair_dir], pair_dir.name, None, None, None, 1.0,
+                                        "utf-8", True)
         print_evaluation(evaluation, console)
         if out:
             path = out.with_name(f"{out.stem}.{pair_dir.name}{out.suffix}")

@@ -10,6 +10,7 @@ from rich.table import Table
 
 if TYPE_CHECKING:
     from ..evaluate import Evaluation
+    from .tables import PaperTable
 
 OUTCOME_STYLES = {"pass": "green", "fail": "red", "warning": "yellow", "missing": "magenta"}
 
@@ -45,3 +46,67 @@ def print_evaluation(evaluation: Evaluation, console: Console) -> None:
         console.print(table)
     if summary.empty:
         console.print("no outcomes: no system translated the suite")
+
+
+def print_paper_table(table: PaperTable, console: Console, bounds: bool = False) -> None:
+    """Draw a paper table: bold first cluster, shaded category rows, averages at the bottom.
+
+    A terminal is narrower than a paper page: when the systems do not fit side by side they
+    are shown in several blocks (best systems first), each with the row labels.
+    """
+    label_width = min(34, max(len(row.label) + 2 for row in table.rows))
+    cell_width = 13 if bounds else 5
+    widths = [max(len(s), cell_width) + 3 for s in table.systems]
+    room = max(console.width - label_width - 6 - 8, widths[0] if widths else 0)
+    blocks: list[list[int]] = [[]]
+    used = 0
+    for index, width in enumerate(widths):
+        if blocks[-1] and used + width > room:
+            blocks.append([])
+            used = 0
+        blocks[-1].append(index)
+        used += width
+    for number, block in enumerate(blocks, start=1):
+        title = table.title + (f" — systems {block[0] + 1}–{block[-1] + 1} of "
+                               f"{len(table.systems)}" if len(blocks) > 1 else "")
+        console.print(_grid(table, block, title, label_width, bounds,
+                            with_average=number == len(blocks)))
+    console.print(escape(table.note))
+    console.print(f"[dim]{escape(table.signature)}[/]")
+
+
+def _grid(table: PaperTable, block: list[int], title: str, label_width: int, bounds: bool,
+          with_average: bool) -> Table:
+    from .render import percent
+
+    grid = Table(title=title, title_justify="left", header_style="bold")
+    grid.add_column("", no_wrap=True, max_width=label_width, overflow="ellipsis")
+    grid.add_column("#", justify="right", style="dim")
+    for index in block:
+        grid.add_column(escape(table.systems[index]), justify="right", no_wrap=True)
+    if with_average:
+        grid.add_column("avg.", justify="right", style="dim")
+    shade = any(row.kind == "phenomenon" for row in table.rows)
+    kinds = [row.kind for row in table.rows]
+    for position, row in enumerate(table.rows):
+        cells = []
+        for index in block:
+            cell = row.cells[index]
+            text = percent(cell.accuracy)
+            if bounds and cell.lower is not None and cell.upper is not None:
+                text += f" ({percent(cell.lower)}–{percent(cell.upper)})"
+            cells.append(f"[bold]{text}[/]" if cell.bold else text)
+        if with_average:
+            cells.append(percent(row.average))
+        label = escape(row.label)
+        style = None
+        if row.kind == "category" and shade:
+            style = "on grey19"
+        elif row.kind == "phenomenon":
+            label = "  " + label
+        elif row.kind == "average":
+            style = "italic"
+        before_averages = (row.kind != "average" and position + 1 < len(kinds)
+                           and kinds[position + 1] == "average")
+        grid.add_row(label, str(row.items), *cells, style=style, end_section=before_averages)
+    return grid
