@@ -25,7 +25,7 @@ import hashlib
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from . import __version__
 from .errors import TestsuiteError
@@ -303,7 +303,7 @@ def _proportion_comparison(sub: pd.DataFrame, systems: list[str], options: Score
     return ztest_comparison({s: int(sums[s]) for s in systems}, dict.fromkeys(systems, n))
 
 
-def _macro_comparison(macro: dict[str, float], scored: pd.DataFrame, labels: object,
+def _macro_comparison(macro: dict[str, float], scored: pd.DataFrame, labels: Any,
                       systems: list[str], options: ScoreOptions) -> Comparison:
     from .significance import Comparison, bootstrap_comparison, ztest_greater
 

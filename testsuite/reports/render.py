@@ -45,10 +45,10 @@ def _environment(kind: str) -> Any:
     import jinja2
 
     # LaTeX is full of braces: its templates use <% %>, << >> and <# #> instead.
-    delimiters = dict(block_start_string="<%", block_end_string="%>",
-                      variable_start_string="<<", variable_end_string=">>",
-                      comment_start_string="<#", comment_end_string="#>") \
-        if kind == "latex" else {}
+    delimiters: dict[str, Any] = dict(
+        block_start_string="<%", block_end_string="%>", variable_start_string="<<",
+        variable_end_string=">>", comment_start_string="<#", comment_end_string="#>",
+    ) if kind == "latex" else {}
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=False,
                              keep_trailing_newline=True, undefined=jinja2.StrictUndefined,
                              **delimiters)

@@ -10,7 +10,7 @@ grouped under a (shaded) category row. Renderers (terminal, Markdown, LaTeX, HTM
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
     from ..scores import Scores
@@ -69,8 +69,8 @@ def _row(scores: Scores, level: str, category: str, phenomenon: str, label: str,
                sum(values) / len(values) if values else None)
 
 
-def _number(value: object) -> float | None:
-    number = float(value)  # type: ignore[arg-type]
+def _number(value: Any) -> float | None:
+    number = float(value)
     return None if number != number else number  # NaN → None
 
 
