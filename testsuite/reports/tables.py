@@ -61,8 +61,9 @@ def _row(scores: Scores, level: str, category: str, phenomenon: str, label: str,
                  & (table["phenomenon"] == phenomenon)].set_index("system")
     if part.empty:
         return None
-    cells = tuple(Cell(float(part.at[s, "accuracy"]), bool(part.at[s, "first_cluster"]),
-                       _number(part.at[s, "lower"]), _number(part.at[s, "upper"]))
+    records = part.to_dict("index")
+    cells = tuple(Cell(float(records[s]["accuracy"]), bool(records[s]["first_cluster"]),
+                       _number(records[s]["lower"]), _number(records[s]["upper"]))
                   for s in scores.systems)
     values = [c.accuracy for c in cells if c.accuracy is not None]
     return Row(label, kind, int(part["items"].iloc[0]), cells,
