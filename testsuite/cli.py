@@ -296,6 +296,66 @@ def score(
         console.print(f"wrote the {format} report to {out}")
 
 
+@app.command("item-analysis")
+@friendly
+def item_analysis(
+    outputs: OutputsArgument,
+    pair: PairOption = None,
+    source: SourceOption = None,
+    ids: IdsOption = None,
+    suite: SuiteOption = None,
+    out: Annotated[Path | None, typer.Option(
+        "--out", "-o", help="Write the analysis of every item to FILE.csv.",
+        show_default=False)] = None,
+    category: Annotated[list[str] | None, typer.Option(
+        help="Only this category (repeatable).", show_default=False)] = None,
+    phenomenon: Annotated[list[str] | None, typer.Option(
+        help="Only this phenomenon (repeatable).", show_default=False)] = None,
+    system: Annotated[list[str] | None, typer.Option(
+        help="Only this system (repeatable).", show_default=False)] = None,
+    fair: Annotated[bool, typer.Option("--fair/--no-fair", help="Fairness rule.")] = True,
+    show: Annotated[int, typer.Option(help="How many items to list in each group.")] = 10,
+    quiet: QuietOption = False,
+) -> None:
+    """For suite maintainers: items every system passes, none passes, and how well each
+    item separates stronger from weaker systems."""
+    from rich.table import Table
+
+    from .scores import ScoreOptions
+    from .scores import item_analysis as run_analysis
+    from .yamlio import write_atomic
+
+    options = ScoreOptions(fair=fair, categories=tuple(category or ()) or None,
+                           phenomena=tuple(phenomenon or ()) or None,
+                           systems=tuple(system or ()) or None)
+    loaded, evaluation = _run_evaluation(outputs, pair, source, ids, suite, 1.0, "utf-8", quiet)
+    console = _console()
+    for chosen in dict.fromkeys(evaluation.results["pair"].astype(str)):
+        analysis = run_analysis(evaluation, loaded, chosen, options)
+        counts = analysis["flag"].value_counts()
+        console.print(f"{chosen}: {len(analysis)} items; every system passes "
+                      f"{counts.get('all pass', 0)}, none passes {counts.get('none pass', 0)}, "
+                      f"{counts.get('negative discrimination', 0)} separate systems the wrong way")
+        ranked = analysis.dropna(subset=["discrimination"]).sort_values("discrimination")
+        for title, part in (("least discriminating", ranked.head(show)),
+                            ("most discriminating", ranked.tail(show).iloc[::-1])):
+            table = Table(title=f"{chosen}: {title} items", title_justify="left")
+            for column in ("item", "category", "phenomenon", "passes", "discrimination"):
+                table.add_column(column, justify="right" if column in ("passes",
+                                                                        "discrimination")
+                                 else "left")
+            for row in part.itertuples():
+                table.add_row(_escape(str(row.item)), _escape(row.category),
+                              _escape(row.phenomenon), f"{row.passes}/{row.systems}",
+                              f"{row.discrimination:+.2f}")
+            console.print(table)
+        if out:
+            path = out if len(evaluation.located) <= 1 else out.with_name(
+                f"{out.stem}.{chosen}{out.suffix}")
+            write_atomic(path, analysis.to_csv(index=False))
+            console.print(f"wrote the analysis of {len(analysis)} items to {path}")
+
+
 @app.command()
 @friendly
 def demo(

@@ -263,7 +263,8 @@ def _rows(info: pd.DataFrame, passed: pd.DataFrame, warning: pd.DataFrame,
     low = passed[complete].astype(int)
     high = (passed | warning)[complete].astype(int)
     rows: list[dict[str, object]] = []
-    groups = {"phenomenon": ["category", "phenomenon"], "category": ["category"]}
+    groups: dict[str, str | list[str]] = {"phenomenon": ["category", "phenomenon"],
+                                          "category": "category"}
     accuracies: dict[str, dict[tuple[str, str], dict[str, float]]] = {}
     for level, keys in groups.items():
         accuracies[level] = {}
@@ -361,3 +362,53 @@ def _cluster_rows(level: str, category: str, phenomenon: str, comparison: Compar
              "lower": bounds.get(system, (float("nan"),) * 2)[0],
              "upper": bounds.get(system, (float("nan"),) * 2)[1], **extra[system]}
             for system, accuracy in scores.items()]
+
+
+def item_analysis(evaluation: Evaluation, suite: Suite, pair: str | None = None,
+                  options: ScoreOptions | None = None) -> pd.DataFrame:
+    """How each item behaves across systems, for suite maintainers.
+
+    Over the items that enter the scores (same options as `score`): how many systems pass
+    each item, whether every system or none does (such items cannot separate systems), and
+    its *discrimination*: the corrected item–total correlation of classical test theory, i.e.
+    the correlation over systems between passing this item and the system's accuracy on all
+    other items. High values mean the item separates stronger from weaker systems; values
+    near zero or negative flag items whose rule or source may need a look.
+
+    Returns:
+        One row per item: item, category, phenomenon, passes, systems, pass_rate,
+        discrimination (NaN when every or no system passes), flag.
+    """
+    import numpy as np
+    import pandas as pd
+
+    scores = score(evaluation, suite, pair, options)
+    options = scores.options
+    results = evaluation.results
+    results = results[(results["pair"] == scores.pair)
+                      & results["system"].isin(scores.systems)]
+    wide = results.pivot(index="item", columns="system", values="outcome").astype(object)
+    wide = wide.reindex(columns=scores.systems)
+    if options.fair:
+        wide = wide[~(wide.isin(["warning", "missing"]) | wide.isna()).any(axis=1)]
+    info = {item.id: item for item in suite.items_of(scores.pair)}
+    wanted = [i for i in info if i in set(wide.index)
+              and (not options.categories or info[i].category in options.categories)
+              and (not options.phenomena or info[i].phenomenon in options.phenomena)]
+    passed = (wide.loc[wanted] == "pass").to_numpy(dtype=float)  # items × systems
+    totals = passed.sum(axis=0)
+    rows = []
+    for index, item_id in enumerate(wanted):
+        vector = passed[index]
+        rest = (totals - vector) / max(len(wanted) - 1, 1)
+        spread = vector.std() > 0 and rest.std() > 0
+        discrimination = float(np.corrcoef(vector, rest)[0, 1]) if spread else float("nan")
+        count = int(vector.sum())
+        flag = ("all pass" if count == len(vector) else "none pass" if count == 0
+                else "negative discrimination" if discrimination < 0 else "")
+        rows.append({"item": item_id, "category": info[item_id].category,
+                     "phenomenon": info[item_id].phenomenon, "passes": count,
+                     "systems": len(vector), "pass_rate": count / len(vector) if len(vector)
+                     else float("nan"), "discrimination": discrimination, "flag": flag})
+    return pd.DataFrame(rows, columns=["item", "category", "phenomenon", "passes", "systems",
+                                       "pass_rate", "discrimination", "flag"])

@@ -1,0 +1,235 @@
+"""Scores on a constructed evaluation whose numbers are worked out by hand below."""
+
+from __future__ import annotations
+
+import json
+import math
+import shutil
+import subprocess
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from testsuite.errors import TestsuiteError
+from testsuite.evaluate import OUTCOMES, Evaluation
+from testsuite.model import Item, Rule, Suite
+from testsuite.reports.render import render
+from testsuite.scores import ScoreOptions, item_analysis, score
+
+GOLDEN = Path(__file__).parent / "golden"
+
+#        P1 (Cat A)     P2 (Cat A)  P3 (Cat B)
+ITEMS = {"a1": ("Cat A", "P1"), "a2": ("Cat A", "P1"), "a3": ("Cat A", "P1"),
+         "a4": ("Cat A", "P1"), "a5": ("Cat A", "P2"), "a6": ("Cat A", "P2"),
+         "b1": ("Cat B", "P3"), "b2": ("Cat B", "P3"), "b3": ("Cat B", "P3"),
+         "b4": ("Cat B", "P3")}
+OUTCOME_TABLE = {  # p pass, f fail, w warning, m missing
+    "S1": "pppp pf ppfw",
+    "S2": "pfpf pp fffp",
+    "S3": "ppff mf pfpp",
+}
+CODES = {"p": "pass", "f": "fail", "w": "warning", "m": "missing"}
+
+
+def make_suite(items: dict[str, tuple[str, str]]) -> Suite:
+    suite = Suite()
+    for item_id, (category, phenomenon) in items.items():
+        suite.items[("de-en", item_id)] = Item(item_id, "de-en", category, phenomenon,
+                                               f"Quelle {item_id}.")
+        suite.rules[("de-en", item_id)] = Rule(item_id, positive_regex="ok")
+    return suite
+
+
+def make_evaluation(items: dict[str, tuple[str, str]], table: dict[str, str]) -> Evaluation:
+    rows = []
+    for system, codes in table.items():
+        for item_id, code in zip(items, codes.replace(" ", ""), strict=True):
+            category, phenomenon = items[item_id]
+            rows.append({"item": item_id, "pair": "de-en", "category": category,
+                         "phenomenon": phenomenon, "system": system, "output": f"{code}!",
+                         "outcome": CODES[code], "reason": "test"})
+    frame = pd.DataFrame(rows)
+    frame["outcome"] = pd.Categorical(frame["outcome"], categories=list(OUTCOMES))
+    return Evaluation(frame, list(table))
+
+
+@pytest.fixture()
+def scores():
+    return score(make_evaluation(ITEMS, OUTCOME_TABLE), make_suite(ITEMS))
+
+
+def value(scores, level, category="", phenomenon="", system="S1", column="accuracy"):
+    table = scores.table
+    row = table[(table["level"] == level) & (table["category"] == category)
+                & (table["phenomenon"] == phenomenon) & (table["system"] == system)]
+    assert len(row) == 1
+    return row[column].iloc[0]
+
+
+def test_fairness_rule_and_coverage(scores):
+    # b4 has a warning (S1), a5 a missing output (S3): 8 of 10 items enter.
+    coverage = scores.coverage
+    assert (coverage.items, coverage.entered, coverage.with_warning, coverage.with_missing,
+            coverage.not_located) == (10, 8, 1, 1, 0)
+    assert coverage.warnings == {"S1": 1, "S2": 0, "S3": 0}
+    assert coverage.missing == {"S1": 0, "S2": 0, "S3": 1}
+    assert str(coverage) == ("8 of 10 items entered the scores (left out: 1 with a warning for "
+                             "some system, 1 with a missing output (and no warning))")
+
+
+@pytest.mark.parametrize(("level", "category", "phenomenon", "expected"), [
+    # worked out by hand from OUTCOME_TABLE over the 8 items that enter
+    ("phenomenon", "Cat A", "P1", {"S1": 4 / 4, "S2": 2 / 4, "S3": 2 / 4}),
+    ("phenomenon", "Cat A", "P2", {"S1": 0 / 1, "S2": 1 / 1, "S3": 0 / 1}),  # only a6
+    ("phenomenon", "Cat B", "P3", {"S1": 2 / 3, "S2": 0 / 3, "S3": 2 / 3}),
+    ("category", "Cat A", "", {"S1": 4 / 5, "S2": 3 / 5, "S3": 2 / 5}),
+    ("category", "Cat B", "", {"S1": 2 / 3, "S2": 0 / 3, "S3": 2 / 3}),
+    ("micro", "", "", {"S1": 6 / 8, "S2": 3 / 8, "S3": 4 / 8}),
+    ("category-macro", "", "", {"S1": (4 / 5 + 2 / 3) / 2, "S2": (3 / 5 + 0) / 2,
+                                "S3": (2 / 5 + 2 / 3) / 2}),
+    ("phenomenon-macro", "", "", {"S1": (1 + 0 + 2 / 3) / 3, "S2": (0.5 + 1 + 0) / 3,
+                                  "S3": (0.5 + 0 + 2 / 3) / 3}),
+])
+def test_accuracies(scores, level, category, phenomenon, expected):
+    for system, accuracy in expected.items():
+        assert value(scores, level, category, phenomenon, system) == pytest.approx(accuracy)
+
+
+def test_systems_ordered_by_category_macro_average(scores):
+    assert scores.systems == ["S1", "S3", "S2"]
+
+
+def test_bounds_count_open_warnings_as_fail_or_pass(scores):
+    # Over the 9 items no system is missing (all but a5); S1's warning on b4 is open.
+    assert value(scores, "micro", column="lower") == pytest.approx(6 / 9)
+    assert value(scores, "micro", column="upper") == pytest.approx(7 / 9)
+    assert value(scores, "micro", system="S2", column="lower") == pytest.approx(4 / 9)
+    assert value(scores, "micro", system="S2", column="upper") == pytest.approx(4 / 9)
+
+
+def test_without_fairness_rule_everything_located_enters():
+    unfair = score(make_evaluation(ITEMS, OUTCOME_TABLE), make_suite(ITEMS),
+                   options=ScoreOptions(fair=False))
+    assert unfair.coverage.entered == 10
+    # S1 passes a1-a5, b1, b2; its warning on b4 is not a pass
+    assert value(unfair, "micro") == pytest.approx(7 / 10)
+    assert "fair:no" in unfair.signature
+
+
+def test_filters_and_unknown_names():
+    evaluation, suite = make_evaluation(ITEMS, OUTCOME_TABLE), make_suite(ITEMS)
+    only_b = score(evaluation, suite, options=ScoreOptions(categories=("cat b",),
+                                                            systems=("S2", "S3")))
+    assert only_b.coverage.items == 4 and only_b.coverage.entered == 4  # b4's warning is S1's
+    assert value(only_b, "micro", system="S2") == pytest.approx(1 / 4)
+    assert "categories:cat b" in only_b.signature
+    with pytest.raises(TestsuiteError, match="unknown phenomenon: Idiom"):
+        score(evaluation, suite, options=ScoreOptions(phenomena=("Idiom",)))
+
+
+# A row large enough for the Z-test to separate systems: 40 items of one phenomenon.
+BIG = {f"x{n:02d}": ("Cat", "Big") for n in range(40)}
+
+
+def test_first_cluster_follows_the_one_tailed_ztest():
+    table = {"A": "p" * 36 + "f" * 4, "B": "p" * 33 + "f" * 7, "C": "p" * 26 + "f" * 14}
+    scores = score(make_evaluation(BIG, table), make_suite(BIG))
+
+    # Hand computation (pooled two-proportion Z, one-tailed p = erfc(z/√2)/2):
+    def p_value(x1: int, x2: int, n: int = 40) -> float:
+        pooled = (x1 + x2) / (2 * n)
+        z = (x1 / n - x2 / n) / math.sqrt(pooled * (1 - pooled) * 2 / n)
+        return math.erfc(z / math.sqrt(2)) / 2
+
+    # A vs B: z = 0.075 / sqrt(.8625 * .1375 * 2/40) = 0.974 → p = 0.165, not significant
+    assert p_value(36, 33) == pytest.approx(0.1650, abs=1e-4)
+    # A vs C: z = 0.25 / sqrt(.775 * .225 * 2/40) = 2.678 → p = 0.0037, significant
+    assert p_value(36, 26) == pytest.approx(0.0037, abs=1e-4)
+    first = {s for s in "ABC" if value(scores, "phenomenon", "Cat", "Big", s, "first_cluster")}
+    assert first == {"A", "B"}
+
+
+def test_full_clusters_and_rank_ranges_on_request():
+    table = {"A": "p" * 36 + "f" * 4, "B": "p" * 33 + "f" * 7, "C": "p" * 26 + "f" * 14}
+    scores = score(make_evaluation(BIG, table), make_suite(BIG),
+                   options=ScoreOptions(clusters=True))
+    micro = scores.table[scores.table["level"] == "micro"].set_index("system")
+    # A vs B p = 0.165, A vs C p = 0.0037, B vs C p = 0.038 (computed as above):
+    # clusters [[A, B], [C]]
+    assert micro["cluster"].to_dict() == {"A": 1, "B": 1, "C": 2}
+    assert {s: (r.rank_best, r.rank_worst) for s, r in micro.iterrows()} == {
+        "A": (1, 2), "B": (1, 2), "C": (3, 3)}
+
+
+def test_paired_test_uses_mcnemar_on_the_same_items():
+    # B fails exactly the items A fails plus 4 more: 4 discordant pairs, all for A.
+    table = {"A": "p" * 30 + "f" * 10, "B": "p" * 26 + "f" * 14}
+    scores = score(make_evaluation(BIG, table), make_suite(BIG),
+                   options=ScoreOptions(test="paired"))
+    # McNemar exact one-tailed: P(X >= 4 | Bin(4, .5)) = 1/16 = 0.0625 → B stays in
+    first = {s for s in "AB" if value(scores, "micro", system=s, column="first_cluster")}
+    assert first == {"A", "B"}
+    assert "test:paired" in scores.signature
+
+
+def test_no_item_enters_gives_a_clear_message():
+    table = {"S1": "w" * 10, "S2": "p" * 10}
+    with pytest.raises(TestsuiteError, match="no item entered the scores"):
+        score(make_evaluation(ITEMS, table), make_suite(ITEMS))
+
+
+def test_json_report(scores):
+    document = json.loads(render([scores], "json"))
+    assert document["systems"] == ["S1", "S3", "S2"]
+    levels = {(r["level"], r["category"], r["phenomenon"]) for r in document["rows"]}
+    assert ("micro", None, None) in levels and ("phenomenon", "Cat A", "P2") in levels
+    micro = next(r for r in document["rows"] if r["level"] == "micro")
+    assert micro["systems"]["S1"] == {"accuracy": 0.75, "passes": 6, "items": 8,
+                                      "first_cluster": True, "lower": 6 / 9, "upper": 7 / 9}
+    assert document["signature"] == scores.signature
+
+
+@pytest.mark.parametrize("kind", ["markdown", "latex"])
+def test_golden_reports(scores, kind):
+    """Re-baseline only on purpose: TESTSUITE_REBASELINE=1 pytest tests/test_scores.py."""
+    import os
+
+    text = render([scores], kind)
+    golden = GOLDEN / f"scores.{ 'md' if kind == 'markdown' else 'tex'}"
+    if os.environ.get("TESTSUITE_REBASELINE"):
+        golden.write_text(text, encoding="utf-8")
+    assert text == golden.read_text(encoding="utf-8")
+
+
+def test_latex_compiles(scores, tmp_path):
+    text = render([scores], "latex")
+    # Structural check, always: balanced environments and escaped specials.
+    assert text.count(r"\begin{table*}") == text.count(r"\end{table*}") == 2
+    assert text.count(r"\toprule") == text.count(r"\bottomrule") == 2
+    assert r"\textbf{75.0}" in text and "Cat A" in text
+    if shutil.which("pdflatex") is None:
+        pytest.skip("pdflatex not installed: structural check only")
+    (tmp_path / "tables.tex").write_text(text, encoding="utf-8")
+    (tmp_path / "doc.tex").write_text(
+        "\\documentclass{article}\n\\usepackage[T1]{fontenc}\n"
+        "\\usepackage{booktabs,graphicx,colortbl,xcolor}\n\\begin{document}\n"
+        "\\input{tables.tex}\n\\end{document}\n", encoding="utf-8")
+    result = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error",
+                             "doc.tex"], cwd=tmp_path, capture_output=True, text=True,
+                            timeout=120)
+    assert result.returncode == 0, result.stdout[-2000:]
+    assert (tmp_path / "doc.pdf").stat().st_size > 1000
+
+
+def test_item_analysis():
+    analysis = item_analysis(make_evaluation(ITEMS, OUTCOME_TABLE), make_suite(ITEMS))
+    flags = dict(zip(analysis["item"], analysis["flag"], strict=True))
+    assert flags["a1"] == "all pass"
+    assert flags["b3"] == "" or flags["b3"].startswith("negative")
+    assert set(analysis["item"]) == {"a1", "a2", "a3", "a4", "a6", "b1", "b2", "b3"}
+    a2 = analysis.set_index("item").loc["a2"]
+    # a2: S1 and S3 pass, S2 fails. Rest scores (other 7 items): S1 5/7, S2 3/7, S3 3/7.
+    # corr([1,0,1], [5/7,3/7,3/7]) = 0.5 (worked out by hand)
+    assert (a2["passes"], a2["systems"]) == (2, 3)
+    assert a2["discrimination"] == pytest.approx(0.5)
