@@ -39,6 +39,7 @@ class Item:
         notes: Optional free notes of the suite author.
         file: File the item was read from (for messages), if any.
         line: 1-based line of the item in that file, if known.
+        template: Id of the paradigm template that generated the item, if one did.
     """
 
     id: str
@@ -50,6 +51,7 @@ class Item:
     notes: str | None = None
     file: str | None = field(default=None, compare=False)
     line: int | None = field(default=None, compare=False)
+    template: str | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
