@@ -394,22 +394,27 @@ def demo(
         "--out", "-o", help="Also write the outcomes to FILE.jsonl or FILE.csv.",
         show_default=False)] = None,
 ) -> None:
-    """Evaluate the bundled illustrative sample outputs on the bundled suites."""
+    """Evaluate and score the bundled illustrative sample outputs on the bundled suites."""
     from .bundled import bundled_samples
-    from .reports.terminal import print_evaluation
+    from .reports.tables import category_table
+    from .reports.terminal import print_evaluation, print_paper_table
     from .results_io import write_results
+    from .scores import score as run_score
 
     console = _console()
     samples = bundled_samples()
     for pair_dir in sorted(p for p in samples.iterdir() if p.is_dir()):
         console.rule(f"[bold]{pair_dir.name}[/]: illustrative sample outputs in {pair_dir}")
-        _, evaluation = _run_evaluation([pair_dir], pair_dir.name, None, None, None, 1.0,
-                                        "utf-8", True)
+        suite, evaluation = _run_evaluation([pair_dir], pair_dir.name, None, None, None, 1.0,
+                                            "utf-8", True)
         print_evaluation(evaluation, console)
+        print_paper_table(category_table(run_score(evaluation, suite, pair_dir.name)), console)
         if out:
             path = out.with_name(f"{out.stem}.{pair_dir.name}{out.suffix}")
             write_results(evaluation.results, path)
             console.print(f"wrote {len(evaluation.results)} outcomes to {path}")
+    console.print(f"Next: `testsuite score {samples / 'de-en'} --pair de-en` for the phenomenon "
+                  "table; `testsuite --help` for everything else.")
 
 
 def main() -> None:

@@ -1,0 +1,90 @@
+"""The shipped suites are data tested like code: schema, ids, regexes, examples, coverage."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from testsuite.cli import app
+from testsuite.evaluate import evaluate
+from testsuite.inputs import load_outputs
+from testsuite.loader import lint, load_suite
+
+REPO = Path(__file__).resolve().parent.parent
+SUITE_FILES = sorted((REPO / "suites").rglob("*.yaml")) + sorted((REPO / "rules").rglob("*.yaml"))
+PAIRS = ("de-en", "en-de")
+ELLIPSIS = ("Gapping", "Pseudogapping", "Right node raising", "Sluicing", "Stripping",
+            "VP-ellipsis")
+# The DFKI taxonomy (de-en), and for en-de the same minus Composition (a German compounding
+# category) with LDD renamed as in the DFKI en-de suite.
+CATEGORIES = {
+    "de-en": {"Ambiguity", "Composition", "Coordination & ellipsis", "False friends",
+              "Function word", "LDD & interrogatives", "MWE", "Named entity & terminology",
+              "Negation", "Non-verbal agreement", "Punctuation", "Subordination",
+              "Verb tense/aspect/mood", "Verb valency"},
+    "en-de": {"Ambiguity", "Coordination & ellipsis", "False friends", "Function word",
+              "Long distance dependency & interrogative", "MWE",
+              "Named entity & terminology", "Negation", "Non-verbal agreement", "Punctuation",
+              "Subordination", "Verb tense/aspect/mood", "Verb valency"},
+}
+
+
+@pytest.fixture(scope="module")
+def shipped():
+    return lint([REPO / "suites", REPO / "rules"])
+
+
+@pytest.mark.parametrize("path", SUITE_FILES, ids=lambda p: str(p.relative_to(REPO)))
+def test_every_shipped_file_is_clean(shipped, path):
+    problems = [str(p) for p in shipped.problems if p.file == str(path)]
+    assert problems == []
+
+
+def test_nothing_else_is_wrong(shipped):
+    assert [str(p) for p in shipped.problems] == []
+
+
+def test_lint_command_passes_on_the_shipped_suites():
+    result = CliRunner().invoke(app, ["lint", str(REPO / "suites"), str(REPO / "rules")])
+    assert result.exit_code == 0, result.output
+    assert ", 0 problems" in result.output
+
+
+@pytest.mark.parametrize("pair", PAIRS)
+def test_coverage(shipped, pair):
+    items = shipped.suite.items_of(pair)
+    assert {i.category for i in items} == CATEGORIES[pair]
+    per_phenomenon = Counter((i.category, i.phenomenon) for i in items)
+    thin = {k: n for k, n in per_phenomenon.items() if n < 5}
+    assert thin == {}, "phenomena with fewer than 5 items"
+    assert per_phenomenon[("MWE", "Idiom")] >= 30
+    for phenomenon in ELLIPSIS:
+        assert per_phenomenon[("Coordination & ellipsis", phenomenon)] >= 10, phenomenon
+    phenomena = {p for _, p in per_phenomenon}
+    if pair == "en-de":
+        assert {"Middle voice", "Resultative predicates"} <= phenomena
+
+
+@pytest.mark.parametrize("pair", PAIRS)
+def test_every_rule_has_two_correct_and_two_incorrect_examples(shipped, pair):
+    short = [i.id for i in shipped.suite.items_of(pair)
+             if len(shipped.suite.rules[(pair, i.id)].examples_pass) < 2
+             or len(shipped.suite.rules[(pair, i.id)].examples_fail) < 2]
+    assert short == []
+
+
+@pytest.mark.parametrize("pair", PAIRS)
+def test_sample_outputs_show_every_outcome_in_every_category(pair):
+    suite = load_suite([REPO / "suites", REPO / "rules"])
+    systems, _ = load_outputs(suite, [REPO / "samples" / pair], pair=pair)
+    results = evaluate(suite, systems).results
+    assert {s.system for s in systems} == {"Sample-A", "Sample-B", "Sample-C"}
+    # every item has an output of every sample system
+    assert len(results) == 3 * len(suite.items_of(pair))
+    outcomes = results.groupby("category", observed=True)["outcome"].agg(
+        lambda o: set(o.astype(str)))
+    for category, seen in outcomes.items():
+        assert {"pass", "fail", "warning"} <= seen, category
