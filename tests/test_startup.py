@@ -20,5 +20,6 @@ def test_cli_import_does_not_pull_heavy_libraries():
 def test_help_runs_as_a_module():
     result = subprocess.run([sys.executable, "-m", "testsuite", "--help"], capture_output=True,
                             text=True, check=True)
-    for command in ("lint", "import-dfki", "export-dfki", "sources", "evaluate", "demo"):
+    for command in ("lint", "expand", "import-dfki", "export-dfki", "sources", "evaluate",
+                    "score", "item-analysis", "demo"):
         assert command in result.stdout

@@ -144,6 +144,8 @@ def expand(
     count = len(items)
     console.print(f"{count} generated items")
 
+
+@app.command("import-dfki")
 @friendly
 def import_dfki(
     items_json: Annotated[Path, typer.Argument(help="A DFKI items.json file.")],
@@ -348,8 +350,7 @@ def item_analysis(
     show: Annotated[int, typer.Option(help="How many items to list in each group.")] = 10,
     quiet: QuietOption = False,
 ) -> None:
-    """For suite maintainers: items every system passes, none passes, and how well each
-    item separates stronger from weaker systems."""
+    """Items every system passes, none passes, and how well each separates systems."""
     from rich.table import Table
 
     from .scores import ScoreOptions
