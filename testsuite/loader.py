@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -69,6 +69,8 @@ class _Reader:
         self.problems: list[Problem] = []
         self.rule_files: list[tuple[str, list[Rule]]] = []
         self.generated: dict[tuple[str, str], Rule] = {}
+        # Entries with only `item` and `verdicts` (as in verdicts.yaml) add to a rule.
+        self.added_verdicts: dict[tuple[str, str], list[tuple[Verdict, str, int | None]]] = {}
 
     def problem(self, message: str, file: Path, node: Any = None, item: str | None = None,
                 fatal: bool = True) -> None:
@@ -228,6 +230,10 @@ class _Reader:
                 continue
             rule = self.read_rule(entry, item_id, file)
             key = (pair, item_id)
+            if "verdicts" in entry and set(entry) <= {"item", "verdicts", LINE}:
+                self.added_verdicts.setdefault(key, []).extend(
+                    (v, str(file), entry.get(LINE)) for v in rule.verdicts)
+                continue
             if key in self.suite.rules:
                 first = self.suite.rules[key]
                 self.problem(f"duplicate rule (first defined at {first.file}:{first.line})",
@@ -293,9 +299,25 @@ class _Reader:
                        annotator=self.text(raw, "annotator", file, item_id), time=when,
                        note=self.text(raw, "note", file, item_id))
 
+    def merge_verdicts(self) -> None:
+        """Add the verdicts of verdict-only entries to the rules of their items."""
+        for key, added in self.added_verdicts.items():
+            verdicts = tuple(v for v, _, _ in added)
+            rule = self.suite.rules.get(key)
+            if rule is not None:
+                self.suite.rules[key] = replace(rule, verdicts=rule.verdicts + verdicts)
+            elif key in self.suite.items:
+                _, file, line = added[0]
+                self.suite.rules[key] = Rule(key[1], verdicts=verdicts, file=file, line=line)
+            else:
+                _, file, line = added[0]
+                self.problems.append(Problem(f"verdicts for unknown item {key[1]!r} in {key[0]}",
+                                             file, line, key[1], fatal=False))
+
     def cross_check(self) -> None:
         """Problems between files: rules without items, items without rules."""
         self.merge_generated()
+        self.merge_verdicts()
         for (pair, item_id), rule in self.suite.rules.items():
             if (pair, item_id) not in self.suite.items:
                 self.problems.append(Problem(f"rule for unknown item {item_id!r} in {pair}",

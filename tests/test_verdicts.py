@@ -1,0 +1,183 @@
+"""Recording verdicts: immediate, atomic, lossless under kills and concurrent annotators."""
+
+from __future__ import annotations
+
+import shutil
+import signal
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from testsuite.cli import app
+from testsuite.evaluate import evaluate
+from testsuite.inputs import load_outputs
+from testsuite.loader import load_suite
+from testsuite.model import Verdict
+from testsuite.triage import decide, pending_warnings
+from testsuite.verdicts import record, remove, verdict_file
+
+runner = CliRunner()
+
+SUITE = """
+pair: en-de
+category: MWE
+items:
+  - id: idiom-01
+    phenomenon: Idiom
+    source: Tom finally spilled the beans.
+  - id: idiom-02
+    phenomenon: Idiom
+    source: The exam was a piece of cake.
+"""
+RULES = """
+pair: en-de
+rules:
+  # the positive pattern is deliberately narrow: paraphrases become warnings
+  - item: idiom-01
+    positive_regex: 'ausgeplaudert'
+    negative_regex: 'Bohnen'
+  - item: idiom-02
+    positive_regex: 'kinderleicht'
+    negative_regex: 'Stück Kuchen'
+"""
+
+
+@pytest.fixture()
+def project(tmp_path: Path) -> Path:
+    for folder, text in (("suites", SUITE), ("rules", RULES)):
+        (tmp_path / folder / "en-de").mkdir(parents=True)
+        (tmp_path / folder / "en-de" / "mwe.yaml").write_text(text.lstrip(), encoding="utf-8")
+    outputs = tmp_path / "outputs"
+    outputs.mkdir()
+    (outputs / "A.txt").write_text("Tom hat endlich alles verraten.\nDie Prüfung war leicht.\n")
+    (outputs / "B.txt").write_text("Tom hat endlich alles verraten.\nDie Prüfung war ein "
+                                   "Stück Kuchen.\n")
+    return tmp_path
+
+
+def run(project: Path):
+    suite = load_suite([project / "suites", project / "rules"])
+    systems, _ = load_outputs(suite, [project / "outputs"])
+    return suite, evaluate(suite, systems)
+
+
+def test_identical_outputs_are_one_decision_and_verdicts_apply(project):
+    suite, evaluation = run(project)
+    pending = pending_warnings(evaluation, suite)
+    assert [(p.item, p.output, p.systems, p.completes) for p in pending] == [
+        ("idiom-01", "Tom hat endlich alles verraten.", ("A", "B"), True),
+        ("idiom-02", "Die Prüfung war leicht.", ("A",), True),
+    ]
+    path, stored = decide(suite, "en-de", "idiom-01", pending[0].output, "pass",
+                          annotator="ann", note="verraten is fine")
+    assert path == project / "rules" / "en-de" / "verdicts.yaml"
+    assert (stored.annotator, stored.note) == ("ann", "verraten is fine")
+    # the hand-written rules file is untouched (its comment is still there)
+    assert "# the positive pattern" in (project / "rules/en-de/mwe.yaml").read_text()
+    suite, evaluation = run(project)
+    outcomes = evaluation.results.set_index(["system", "item"])["outcome"].to_dict()
+    assert outcomes[("A", "idiom-01")] == outcomes[("B", "idiom-01")] == "pass"
+    assert [p.item for p in pending_warnings(evaluation, suite)] == ["idiom-02"]
+
+
+def test_undo_removes_exactly_that_decision(project):
+    suite, _ = run(project)
+    item = suite.items[("en-de", "idiom-01")]
+    path = verdict_file(item, suite.rule_of(item))
+    first = record(path, "en-de", "idiom-01", "x", "pass", "ann", time="2026-01-01T00:00:00")
+    second = record(path, "en-de", "idiom-01", "y", "fail", "ann", time="2026-01-01T00:00:01")
+    assert remove(path, "idiom-01", second)
+    assert not remove(path, "idiom-01", Verdict("z", "pass", time="never"))
+    rule = load_suite([project / "suites", project / "rules"]).rules[("en-de", "idiom-01")]
+    assert [v.output for v in rule.verdicts] == [first.output]
+
+
+def test_verdict_command_by_output_and_by_system(project):
+    base = ["--suite", str(project / "suites"), "--suite", str(project / "rules")]
+    result = runner.invoke(app, ["verdict", "idiom-02", "pass", "--system", "A", "--from",
+                                 str(project / "outputs"), *base])
+    assert result.exit_code == 0, result.output
+    assert "recorded pass for en-de item idiom-02 on 'Die Prüfung war leicht.'" in result.output
+    result = runner.invoke(app, ["verdict", "idiom-02", "maybe", "--output", "x", *base])
+    assert result.exit_code == 1
+    assert "a verdict is 'pass' or 'fail', not 'maybe'" in result.output
+    result = runner.invoke(app, ["verdict", "nope", "pass", "--output", "x", *base])
+    assert "no en-de item 'nope' in the suite" in result.output
+    result = runner.invoke(app, ["pending", str(project / "outputs"), *base])
+    assert result.exit_code == 0
+    assert '"item": "idiom-01"' in result.output and '"idiom-02"' not in result.output
+
+
+WRITER = textwrap.dedent("""
+    import sys
+    from pathlib import Path
+    from testsuite.verdicts import record
+    path, name, count = Path(sys.argv[1]), sys.argv[2], int(sys.argv[3])
+    for n in range(count):
+        record(path, "en-de", f"item-{n % 7}", f"{name} output {n}", "pass", name)
+        print(f"ack {n}", flush=True)
+""")
+
+
+def test_killed_writer_never_corrupts_and_keeps_acknowledged_decisions(tmp_path):
+    path = tmp_path / "rules" / "verdicts.yaml"
+    process = subprocess.Popen([sys.executable, "-c", WRITER, str(path), "killed", "100000"],
+                               stdout=subprocess.PIPE, text=True)
+    acknowledged = []
+    assert process.stdout is not None
+    for line in process.stdout:
+        acknowledged.append(int(line.split()[1]))
+        if len(acknowledged) == 40:
+            process.send_signal(signal.SIGKILL)  # in the middle of the next save
+            break
+    process.wait()
+    rest = process.stdout.read().split()
+    acknowledged += [int(n) for n in rest[1::2]]
+    from testsuite.yamlio import load_yaml
+
+    data = load_yaml(path)  # parses: never half-written
+    stored = {v["output"] for rule in data["rules"] for v in rule["verdicts"]}
+    assert {f"killed output {n}" for n in acknowledged} <= stored
+
+
+def test_two_annotators_at_once_lose_nothing(tmp_path):
+    path = tmp_path / "rules" / "verdicts.yaml"
+    writers = [subprocess.Popen([sys.executable, "-c", WRITER, str(path), name, "60"],
+                                stdout=subprocess.DEVNULL) for name in ("ann", "bob")]
+    for writer in writers:
+        assert writer.wait(timeout=120) == 0
+    from testsuite.yamlio import load_yaml
+
+    data = load_yaml(path)
+    stored = {v["output"] for rule in data["rules"] for v in rule["verdicts"]}
+    assert stored == {f"{name} output {n}" for name in ("ann", "bob") for n in range(60)}
+
+
+def test_resolving_warnings_on_wmt21_lowers_the_count_exactly(data, dfki_dir, tmp_path):
+    suite_dir = tmp_path / "dfki"
+    shutil.copytree(dfki_dir, suite_dir)
+    outputs = data / "wmt21" / "txt-ts"
+
+    def warnings() -> tuple[int, list]:
+        suite = load_suite([suite_dir])
+        systems, located = load_outputs(suite, [outputs], pair="de-en")
+        evaluation = evaluate(suite, systems, located=located)
+        count = int((evaluation.results["outcome"] == "warning").sum())
+        return count, pending_warnings(evaluation, suite)
+
+    before, pending = warnings()
+    chosen = pending[:12]
+    for n, entry in enumerate(chosen):
+        result = runner.invoke(app, ["verdict", entry.item, "pass" if n % 2 else "fail",
+                                     "--output", entry.output, "--pair", "de-en",
+                                     "--suite", str(suite_dir), "--annotator", "test"])
+        assert result.exit_code == 0, result.output
+    after, pending_after = warnings()
+    decided = sum(len(entry.systems) for entry in chosen)
+    assert decided > len(chosen)  # shared outputs: one decision, several systems
+    assert before - after == decided
+    assert len(pending_after) == len(pending) - len(chosen)
