@@ -216,6 +216,14 @@ def evaluate(
     out: Annotated[Path | None, typer.Option(
         "--out", "-o", help="Write every item × system outcome to FILE.jsonl or FILE.csv.",
         show_default=False)] = None,
+    save: Annotated[Path | None, typer.Option(
+        help="Save the run (outputs, outcomes, metadata) in this folder for `compare`.",
+        show_default=False)] = None,
+    campaign: Annotated[str | None, typer.Option(
+        help="Campaign of a saved run, e.g. wmt21.", show_default=False)] = None,
+    year: Annotated[int | None, typer.Option(
+        help="Year of a saved run (default: from the campaign name).", show_default=False)
+    ] = None,
     timeout: TimeoutOption = 1.0,
     encoding: EncodingOption = "utf-8",
     quiet: QuietOption = False,
@@ -224,11 +232,17 @@ def evaluate(
     from .reports.terminal import print_evaluation
     from .results_io import write_results
 
-    _, evaluation = _run_evaluation(outputs, pair, source, ids, suite, timeout, encoding, quiet)
+    loaded, evaluation = _run_evaluation(outputs, pair, source, ids, suite, timeout, encoding,
+                                         quiet)
     print_evaluation(evaluation, _console())
     if out:
         write_results(evaluation.results, out)
         _console().print(f"wrote {len(evaluation.results)} outcomes to {out}")
+    if save:
+        from .runs import save_run
+
+        save_run(save, evaluation, loaded, campaign=campaign, year=year)
+        _console().print(f"saved the run in {save}")
 
 
 def _run_evaluation(outputs: list[Path], pair: str | None, source: Path | None,
@@ -247,8 +261,9 @@ def _run_evaluation(outputs: list[Path], pair: str | None, source: Path | None,
                   TimeElapsedColumn(), console=_console(stderr=True), disable=quiet,
                   transient=True) as bar:
         task = bar.add_task("evaluating", total=total)
-        return loaded, run_evaluate(loaded, systems, timeout=timeout, located=located,
-                                    progress=lambda n: bar.advance(task, n))
+        evaluation = run_evaluate(loaded, systems, timeout=timeout, located=located,
+                                  progress=lambda n: bar.advance(task, n))
+    return loaded, evaluation
 
 
 @app.command()
@@ -462,6 +477,39 @@ def verdict(
                           note=note)
     _console().print(f"recorded {stored.verdict} for {chosen} item {item} on "
                      f"{stored.output!r} in {path}")
+
+
+@app.command()
+@friendly
+def triage(
+    outputs: OutputsArgument,
+    pair: PairOption = None,
+    source: SourceOption = None,
+    ids: IdsOption = None,
+    suite: SuiteOption = None,
+    annotator: Annotated[str | None, typer.Option(
+        help="Who decides (default: your login name).", show_default=False)] = None,
+    category: Annotated[list[str] | None, typer.Option(
+        help="Only this category (repeatable).", show_default=False)] = None,
+    phenomenon: Annotated[list[str] | None, typer.Option(
+        help="Only this phenomenon (repeatable).", show_default=False)] = None,
+    system: Annotated[list[str] | None, typer.Option(
+        help="Only outputs of this system (repeatable).", show_default=False)] = None,
+    order: Annotated[str, typer.Option(help="impact (default) or suite.")] = "impact",
+    encoding: EncodingOption = "utf-8",
+) -> None:
+    """Resolve warnings in a full-screen terminal UI; every decision is saved at once."""
+    from .bundled import bundled_suite_paths
+    from .tui import TriageOptions, run_triage
+    from .verdicts import default_annotator
+
+    options = TriageOptions(
+        suite_paths=list(suite or bundled_suite_paths()), outputs=list(outputs), pair=pair,
+        source=source, ids=ids, encoding=encoding, annotator=annotator or default_annotator(),
+        categories=tuple(category or ()), phenomena=tuple(phenomenon or ()),
+        systems=tuple(system or ()), order=order)
+    decided = run_triage(options)
+    _console().print(f"{decided} decisions saved")
 
 
 @app.command()

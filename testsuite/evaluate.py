@@ -33,6 +33,7 @@ class Evaluation:
         excluded: Systems left out because they did not translate the suite.
         identical: Groups of evaluated systems with identical outputs on every item.
         located: For WMT inputs, where the items were found, per language pair.
+        inputs: The system outputs evaluated, left-out systems included (for saving runs).
     """
 
     results: pd.DataFrame
@@ -40,6 +41,7 @@ class Evaluation:
     excluded: list[NotTranslated] = field(default_factory=list)
     identical: list[tuple[str, ...]] = field(default_factory=list)
     located: dict[str, Located] = field(default_factory=dict)
+    inputs: list[SystemOutputs] = field(default_factory=list, repr=False)
 
     def summary(self) -> pd.DataFrame:
         """Outcome counts per system, with the warning rate (warnings / outputs)."""
@@ -131,4 +133,5 @@ def evaluate(
         by_pair.setdefault(system.pair, []).append(system)
     identical = [group for group_systems in by_pair.values()
                  for group in identical_systems(group_systems)]
-    return Evaluation(frame, [s.system for s in kept], excluded, identical, dict(located or {}))
+    return Evaluation(frame, [s.system for s in kept], excluded, identical, dict(located or {}),
+                      list(systems))
