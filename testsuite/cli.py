@@ -405,6 +405,70 @@ def item_analysis(
 
 @app.command()
 @friendly
+def compare(
+    runs: Annotated[list[Path], typer.Argument(
+        help="Saved runs (folders written by `evaluate --save`), any order.")],
+    pair: PairOption = None,
+    suite: SuiteOption = None,
+    map_: Annotated[list[str] | None, typer.Option(
+        "--map", help="Match a renamed system: OLD=NEW (repeatable).", show_default=False)
+    ] = None,
+    system: Annotated[list[str] | None, typer.Option(
+        help="Only this system (repeatable).", show_default=False)] = None,
+    category: Annotated[list[str] | None, typer.Option(
+        help="Only this category (repeatable).", show_default=False)] = None,
+    test: Annotated[str, typer.Option(
+        help="paired (McNemar / paired bootstrap; default) or ztest.")] = "paired",
+    alpha: Annotated[float, typer.Option(help="Two-sided significance level.")] = 0.05,
+    format: Annotated[str, typer.Option(
+        "--format", "-f", help="terminal, csv, json or latex.")] = "terminal",
+    out: Annotated[Path | None, typer.Option(
+        "--out", "-o", help="Write the report to FILE.", show_default=False)] = None,
+    regressions: Annotated[int, typer.Option(
+        help="List up to N regressed items per system.")] = 0,
+) -> None:
+    """Compare saved runs of the same systems across years (current rules applied)."""
+    from .compare import CompareOptions
+    from .compare import compare as run_compare
+    from .errors import TestsuiteError
+    from .model import pair_code
+    from .reports.compare_render import print_comparison, render_comparison
+    from .runs import load_run
+    from .yamlio import write_atomic
+
+    if format not in ("terminal", "csv", "json", "latex"):
+        raise TestsuiteError(f"--format must be terminal, csv, json or latex, not {format!r}")
+    if test not in ("paired", "ztest"):
+        raise TestsuiteError(f"--test must be paired or ztest, not {test!r}")
+    mapping = []
+    for entry in map_ or ():
+        old, sep, new = entry.partition("=")
+        if not sep or not old.strip() or not new.strip():
+            raise TestsuiteError(f"--map takes OLD=NEW, not {entry!r}")
+        mapping.append((old.strip(), new.strip()))
+    loaded = _suite(suite)
+    saved = [load_run(path, loaded) for path in runs]
+    pairs = sorted(set.intersection(*(set(r.metadata.get("pairs") or []) for r in saved)))
+    chosen = pair_code(pair) if pair else _only_pair(pairs) if pairs else None
+    if chosen is None:
+        raise TestsuiteError("the runs have no language pair in common")
+    options = CompareOptions(test=test, alpha=alpha, mapping=tuple(mapping),  # type: ignore[arg-type]
+                             systems=tuple(system or ()) or None,
+                             categories=tuple(category or ()) or None)
+    comparison = run_compare(saved, chosen, options)
+    if format == "terminal" and out is None:
+        print_comparison(comparison, _console(), regressions)
+        return
+    text = render_comparison(comparison, "json" if format == "terminal" else format)
+    if out is None:
+        typer.echo(text, nl=False)
+    else:
+        write_atomic(out, text)
+        _console().print(f"wrote the {format} comparison to {out}")
+
+
+@app.command()
+@friendly
 def pending(
     outputs: OutputsArgument,
     pair: PairOption = None,

@@ -57,7 +57,18 @@ def print_paper_table(table: PaperTable, console: Console, bounds: bool = False)
     label_width = min(34, max(len(row.label) + 2 for row in table.rows))
     cell_width = 13 if bounds else 5
     widths = [max(len(s), cell_width) + 3 for s in table.systems]
-    room = max(console.width - label_width - 6 - 8, widths[0] if widths else 0)
+    blocks = column_blocks(widths, console.width - label_width - 3 - 7 - 8 - 1)
+    for number, block in enumerate(blocks, start=1):
+        title = table.title + (f" — systems {block[0] + 1}–{block[-1] + 1} of "
+                               f"{len(table.systems)}" if len(blocks) > 1 else "")
+        console.print(_grid(table, block, title, label_width, bounds,
+                            with_average=number == len(blocks)))
+    console.print(escape(table.note))
+    console.print(f"[dim]{escape(table.signature)}[/]")
+
+
+def column_blocks(widths: list[int], room: int) -> list[list[int]]:
+    """Split columns (by index) into consecutive blocks that each fit in `room` characters."""
     blocks: list[list[int]] = [[]]
     used = 0
     for index, width in enumerate(widths):
@@ -66,13 +77,7 @@ def print_paper_table(table: PaperTable, console: Console, bounds: bool = False)
             used = 0
         blocks[-1].append(index)
         used += width
-    for number, block in enumerate(blocks, start=1):
-        title = table.title + (f" — systems {block[0] + 1}–{block[-1] + 1} of "
-                               f"{len(table.systems)}" if len(blocks) > 1 else "")
-        console.print(_grid(table, block, title, label_width, bounds,
-                            with_average=number == len(blocks)))
-    console.print(escape(table.note))
-    console.print(f"[dim]{escape(table.signature)}[/]")
+    return blocks
 
 
 def _grid(table: PaperTable, block: list[int], title: str, label_width: int, bounds: bool,
