@@ -98,6 +98,11 @@ class Comparison:
     signature: str = ""
 
 
+def _matched(name: str, mapping: dict[str, str]) -> str:
+    """The key a system is matched by, after applying the renaming map."""
+    return canonical(mapping.get(canonical(name), name))
+
+
 def _two_sided(one: float, other: float) -> float:
     """Two-sided p-value from the two one-tailed ones."""
     return min(1.0, 2 * min(one, other))
@@ -133,8 +138,7 @@ def compare(runs: Sequence[Run], pair: str, options: CompareOptions | None = Non
         results = results[results["pair"] == pair]
         if results.empty:
             raise TestsuiteError(f"run {run.name} has no {pair} outputs")
-        key = results["system"].astype(str).map(lambda s: canonical(mapping.get(canonical(s),
-                                                                                s)))
+        key = results["system"].astype(str).map(lambda s: _matched(s, mapping))
         frame = results.assign(key=key)
         for original, matched in zip(frame["system"].astype(str), frame["key"], strict=True):
             names.setdefault(matched, {})[label] = original
@@ -152,11 +156,12 @@ def compare(runs: Sequence[Run], pair: str, options: CompareOptions | None = Non
 
     matched = set.intersection(*(set(w.columns) for w in wide.values()))
     if options.systems:
-        wanted = {canonical(mapping.get(canonical(s), s)) for s in options.systems}
+        wanted = {_matched(s, mapping) for s in options.systems}
         unknown = wanted - matched
         if unknown:
+            everywhere = ", ".join(sorted(names[m][labels[-1]] for m in matched))
             raise TestsuiteError(f"not in every run: {', '.join(sorted(unknown))} (in every "
-                                 f"run: {', '.join(sorted(names[m][labels[-1]] for m in matched))})")
+                                 f"run: {everywhere})")
         matched &= wanted
     if not matched:
         raise TestsuiteError("no system is in every run; match renamed systems with --map "
@@ -209,7 +214,6 @@ def compare(runs: Sequence[Run], pair: str, options: CompareOptions | None = Non
 def _rows(labels: list[str], systems: list[str], display: dict[str, str],
           passed: dict[str, np.ndarray], categories: np.ndarray, phenomena: np.ndarray,
           options: CompareOptions) -> list[dict[str, Any]]:
-    import numpy as np
 
     groups: list[tuple[str, str, np.ndarray | None]] = [
         ("category", c, categories == c) for c in sorted(set(categories))]
@@ -229,10 +233,10 @@ def _rows(labels: list[str], systems: list[str], display: dict[str, str],
                        "significant": None}
                 if previous is not None:
                     before, before_column = previous
-                    row["delta"] = accuracy - before
-                    row["p_value"] = _change_p(level, before_column, column, categories,
-                                               phenomena, options)
-                    row["significant"] = bool(row["p_value"] < options.alpha)
+                    p_value = _change_p(level, before_column, column, categories, phenomena,
+                                        options)
+                    row.update(delta=accuracy - before, p_value=p_value,
+                               significant=bool(p_value < options.alpha))
                 previous = (accuracy, column)
                 rows.append(row)
     return rows
@@ -312,7 +316,7 @@ def _changes(labels: list[str], systems: list[str], display: dict[str, str], ite
         new = wide[after].reindex(index=items, columns=systems)
         for system in systems:
             for item in items:
-                was, now = old.at[item, system], new.at[item, system]
+                was, now = str(old.at[item, system]), str(new.at[item, system])
                 if was == now:
                     continue
                 rows.append({"system": display[system], "item": item,

@@ -29,8 +29,8 @@ def _rows(comparison: Comparison) -> list[tuple[str, str, str]]:
 
 
 def _cells(comparison: Comparison) -> dict[tuple[str, str, str, str], dict[str, Any]]:
-    return {(r["level"], r["category"], r["system"], r["run"]): r
-            for r in comparison.table.to_dict("records")}
+    return {(str(r["level"]), str(r["category"]), str(r["system"]), str(r["run"])):
+            {str(k): v for k, v in r.items()} for r in comparison.table.to_dict("records")}
 
 
 def _mark(record: dict[str, Any]) -> str:
@@ -93,16 +93,16 @@ def print_comparison(comparison: Comparison, console: Console, regressions: int 
     summary = Table(title="Items that changed outcome", title_justify="left")
     for column in ("system", "from → to", "regressed (pass → fail)", "improved (fail → pass)"):
         summary.add_column(column, justify="right" if "(" in column else "left")
-    for (system, before, after), part in changes.groupby(["system", "from_run", "to_run"],
-                                                         sort=False):
+    for (who, before, after), part in changes.groupby(["system", "from_run", "to_run"],
+                                                      sort=False):
         counts = part["change"].value_counts()
-        summary.add_row(escape(system), f"{before} → {after}",
+        summary.add_row(escape(str(who)), f"{before} → {after}",
                         str(counts.get("regressed", 0)), str(counts.get("improved", 0)))
     console.print(summary)
     if regressions:
-        for system, part in changes[changes["change"] == "regressed"].groupby("system",
-                                                                               sort=False):
-            listing = Table(title=f"{system}: regressions (first {regressions})",
+        for who, part in changes[changes["change"] == "regressed"].groupby("system",
+                                                                            sort=False):
+            listing = Table(title=f"{who!s}: regressions (first {regressions})",
                             title_justify="left")
             for column in ("item", "phenomenon", "before", "after"):
                 listing.add_column(column, overflow="fold")
