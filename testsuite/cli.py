@@ -405,6 +405,69 @@ def item_analysis(
 
 @app.command()
 @friendly
+def report(
+    outputs: OutputsArgument,
+    html: Annotated[Path, typer.Option(help="The HTML file to write (self-contained).")],
+    pair: PairOption = None,
+    source: SourceOption = None,
+    ids: IdsOption = None,
+    suite: SuiteOption = None,
+    fair: Annotated[bool, typer.Option(
+        "--fair/--no-fair", help="Fairness rule (the published method).")] = True,
+    test: Annotated[str, typer.Option(help="ztest (default) or paired.")] = "ztest",
+    alpha: Annotated[float, typer.Option(help="One-tailed significance level.")] = 0.05,
+    title: Annotated[str | None, typer.Option(help="Title of the report.",
+                                              show_default=False)] = None,
+    quiet: QuietOption = False,
+) -> None:
+    """Write an offline HTML report: tables, heatmap, charts and every output, filterable."""
+    from .errors import TestsuiteError
+    from .reports.html import html_report
+    from .scores import ScoreOptions
+    from .scores import score as run_score
+    from .yamlio import write_atomic
+
+    if test not in ("ztest", "paired"):
+        raise TestsuiteError(f"--test must be ztest or paired, not {test!r}")
+    options = ScoreOptions(fair=fair, test=test, alpha=alpha)  # type: ignore[arg-type]
+    loaded, evaluation = _run_evaluation(outputs, pair, source, ids, suite, 1.0, "utf-8", quiet)
+    pairs = list(dict.fromkeys(evaluation.results["pair"].astype(str)))
+    scores = [run_score(evaluation, loaded, p, options) for p in pairs]
+    write_atomic(html, html_report(scores, evaluation, loaded, title=title))
+    _console().print(f"wrote the report to {html}")
+
+
+@app.command()
+@friendly
+def plot(
+    outputs: OutputsArgument,
+    out: Annotated[Path, typer.Option("--out", "-o", help="Folder for the charts.")],
+    pair: PairOption = None,
+    source: SourceOption = None,
+    ids: IdsOption = None,
+    suite: SuiteOption = None,
+    format: Annotated[str, typer.Option("--format", "-f", help="png or svg.")] = "png",
+    fair: Annotated[bool, typer.Option(
+        "--fair/--no-fair", help="Fairness rule (the published method).")] = True,
+    quiet: QuietOption = False,
+) -> None:
+    """Write the report's charts (phenomenon heatmap, category chart) as PNG or SVG."""
+    from .errors import TestsuiteError
+    from .reports.plots import write_plots
+    from .scores import ScoreOptions
+    from .scores import score as run_score
+
+    if format not in ("png", "svg"):
+        raise TestsuiteError(f"--format must be png or svg, not {format!r}")
+    loaded, evaluation = _run_evaluation(outputs, pair, source, ids, suite, 1.0, "utf-8", quiet)
+    for chosen in dict.fromkeys(evaluation.results["pair"].astype(str)):
+        scores = run_score(evaluation, loaded, chosen, ScoreOptions(fair=fair))
+        for path in write_plots(scores, out, format):
+            _console().print(f"wrote {path}")
+
+
+@app.command()
+@friendly
 def compare(
     runs: Annotated[list[Path], typer.Argument(
         help="Saved runs (folders written by `evaluate --save`), any order.")],
@@ -421,7 +484,7 @@ def compare(
         help="paired (McNemar / paired bootstrap; default) or ztest.")] = "paired",
     alpha: Annotated[float, typer.Option(help="Two-sided significance level.")] = 0.05,
     format: Annotated[str, typer.Option(
-        "--format", "-f", help="terminal, csv, json or latex.")] = "terminal",
+        "--format", "-f", help="terminal, csv, json, latex or html.")] = "terminal",
     out: Annotated[Path | None, typer.Option(
         "--out", "-o", help="Write the report to FILE.", show_default=False)] = None,
     regressions: Annotated[int, typer.Option(
@@ -436,8 +499,9 @@ def compare(
     from .runs import load_run
     from .yamlio import write_atomic
 
-    if format not in ("terminal", "csv", "json", "latex"):
-        raise TestsuiteError(f"--format must be terminal, csv, json or latex, not {format!r}")
+    if format not in ("terminal", "csv", "json", "latex", "html"):
+        raise TestsuiteError(f"--format must be terminal, csv, json, latex or html, not "
+                             f"{format!r}")
     if test not in ("paired", "ztest"):
         raise TestsuiteError(f"--test must be paired or ztest, not {test!r}")
     mapping = []
@@ -459,7 +523,12 @@ def compare(
     if format == "terminal" and out is None:
         print_comparison(comparison, _console(), regressions)
         return
-    text = render_comparison(comparison, "json" if format == "terminal" else format)
+    if format == "html":
+        from .reports.html import comparison_html
+
+        text = comparison_html(comparison)
+    else:
+        text = render_comparison(comparison, "json" if format == "terminal" else format)
     if out is None:
         typer.echo(text, nl=False)
     else:
