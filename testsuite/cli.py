@@ -45,6 +45,12 @@ IdsOption = Annotated[Path | None, typer.Option(
 TimeoutOption = Annotated[float, typer.Option(help="Per-match regex time limit, seconds.")]
 EncodingOption = Annotated[str, typer.Option(help="Encoding of the output files.")]
 QuietOption = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")]
+CategoryOption = Annotated[list[str] | None, typer.Option(
+    help="Only this category (repeatable).", show_default=False)]
+PhenomenonOption = Annotated[list[str] | None, typer.Option(
+    help="Only this phenomenon (repeatable).", show_default=False)]
+SystemOption = Annotated[list[str] | None, typer.Option(
+    help="Only this system (repeatable).", show_default=False)]
 
 
 def _console(stderr: bool = False) -> Any:
@@ -178,6 +184,17 @@ def export_dfki(
     _console().print(f"wrote {len(loaded.items_of(chosen))} {chosen} items to {out}")
 
 
+def _emit(text: str, out: Path | None, what: str) -> None:
+    """Print a report, or write it atomically to `out` and say so."""
+    from .yamlio import write_atomic
+
+    if out is None:
+        typer.echo(text, nl=False)
+    else:
+        write_atomic(out, text)
+        _console().print(f"wrote {what} to {out}")
+
+
 def _only_pair(pairs: list[str]) -> str:
     from .errors import TestsuiteError
 
@@ -281,12 +298,9 @@ def score(
         show_default=False)] = None,
     table: Annotated[str, typer.Option(
         help="Which paper tables: categories, phenomena or both.")] = "both",
-    category: Annotated[list[str] | None, typer.Option(
-        help="Only this category (repeatable).", show_default=False)] = None,
-    phenomenon: Annotated[list[str] | None, typer.Option(
-        help="Only this phenomenon (repeatable).", show_default=False)] = None,
-    system: Annotated[list[str] | None, typer.Option(
-        help="Only this system (repeatable).", show_default=False)] = None,
+    category: CategoryOption = None,
+    phenomenon: PhenomenonOption = None,
+    system: SystemOption = None,
     fair: Annotated[bool, typer.Option(
         "--fair/--no-fair", help="Fairness rule: only items without a warning or missing "
         "output for any system (the published method).")] = True,
@@ -312,7 +326,6 @@ def score(
     from .reports.terminal import print_paper_table
     from .scores import ScoreOptions
     from .scores import score as run_score
-    from .yamlio import write_atomic
 
     choices = {"format": (format, FORMATS), "table": (table, ("categories", "phenomena", "both")),
                "test": (test, ("ztest", "paired")),
@@ -337,11 +350,7 @@ def score(
                 print_paper_table(paper, console, bounds=bounds)
         return
     text = render(results, "markdown" if format == "terminal" else format, table)
-    if out is None:
-        typer.echo(text, nl=False)
-    else:
-        write_atomic(out, text)
-        console.print(f"wrote the {format} report to {out}")
+    _emit(text, out, f"the {format} report")
 
 
 @app.command("item-analysis")
@@ -355,12 +364,9 @@ def item_analysis(
     out: Annotated[Path | None, typer.Option(
         "--out", "-o", help="Write the analysis of every item to FILE.csv.",
         show_default=False)] = None,
-    category: Annotated[list[str] | None, typer.Option(
-        help="Only this category (repeatable).", show_default=False)] = None,
-    phenomenon: Annotated[list[str] | None, typer.Option(
-        help="Only this phenomenon (repeatable).", show_default=False)] = None,
-    system: Annotated[list[str] | None, typer.Option(
-        help="Only this system (repeatable).", show_default=False)] = None,
+    category: CategoryOption = None,
+    phenomenon: PhenomenonOption = None,
+    system: SystemOption = None,
     fair: Annotated[bool, typer.Option("--fair/--no-fair", help="Fairness rule.")] = True,
     show: Annotated[int, typer.Option(help="How many items to list in each group.")] = 10,
     quiet: QuietOption = False,
@@ -476,10 +482,8 @@ def compare(
     map_: Annotated[list[str] | None, typer.Option(
         "--map", help="Match a renamed system: OLD=NEW (repeatable).", show_default=False)
     ] = None,
-    system: Annotated[list[str] | None, typer.Option(
-        help="Only this system (repeatable).", show_default=False)] = None,
-    category: Annotated[list[str] | None, typer.Option(
-        help="Only this category (repeatable).", show_default=False)] = None,
+    system: SystemOption = None,
+    category: CategoryOption = None,
     test: Annotated[str, typer.Option(
         help="paired (McNemar / paired bootstrap; default) or ztest.")] = "paired",
     alpha: Annotated[float, typer.Option(help="Two-sided significance level.")] = 0.05,
@@ -497,7 +501,6 @@ def compare(
     from .model import pair_code
     from .reports.compare_render import print_comparison, render_comparison
     from .runs import load_run
-    from .yamlio import write_atomic
 
     if format not in ("terminal", "csv", "json", "latex", "html"):
         raise TestsuiteError(f"--format must be terminal, csv, json, latex or html, not "
@@ -529,11 +532,7 @@ def compare(
         text = comparison_html(comparison)
     else:
         text = render_comparison(comparison, "json" if format == "terminal" else format)
-    if out is None:
-        typer.echo(text, nl=False)
-    else:
-        write_atomic(out, text)
-        _console().print(f"wrote the {format} comparison to {out}")
+    _emit(text, out, f"the {format} comparison")
 
 
 @app.command()
@@ -544,12 +543,9 @@ def pending(
     source: SourceOption = None,
     ids: IdsOption = None,
     suite: SuiteOption = None,
-    category: Annotated[list[str] | None, typer.Option(
-        help="Only this category (repeatable).", show_default=False)] = None,
-    phenomenon: Annotated[list[str] | None, typer.Option(
-        help="Only this phenomenon (repeatable).", show_default=False)] = None,
-    system: Annotated[list[str] | None, typer.Option(
-        help="Only outputs of this system (repeatable).", show_default=False)] = None,
+    category: CategoryOption = None,
+    phenomenon: PhenomenonOption = None,
+    system: SystemOption = None,
     order: Annotated[str, typer.Option(help="impact (default) or suite.")] = "impact",
 ) -> None:
     """List the warnings still to decide, one JSON object per distinct output."""
@@ -622,12 +618,9 @@ def triage(
     suite: SuiteOption = None,
     annotator: Annotated[str | None, typer.Option(
         help="Who decides (default: your login name).", show_default=False)] = None,
-    category: Annotated[list[str] | None, typer.Option(
-        help="Only this category (repeatable).", show_default=False)] = None,
-    phenomenon: Annotated[list[str] | None, typer.Option(
-        help="Only this phenomenon (repeatable).", show_default=False)] = None,
-    system: Annotated[list[str] | None, typer.Option(
-        help="Only outputs of this system (repeatable).", show_default=False)] = None,
+    category: CategoryOption = None,
+    phenomenon: PhenomenonOption = None,
+    system: SystemOption = None,
     order: Annotated[str, typer.Option(help="impact (default) or suite.")] = "impact",
     encoding: EncodingOption = "utf-8",
 ) -> None:
