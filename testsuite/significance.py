@@ -348,15 +348,7 @@ def bootstrap_comparison(
     Raises:
         ValueError: Invalid outcomes or labels.
     """
-    arrays = _outcome_arrays(outcomes)
-    scores = {name: macro_average(a, groups) for name, a in arrays.items()}
-
-    def test(best: str, other: str) -> float:
-        return paired_bootstrap_greater(
-            arrays[best], arrays[other], groups, n_resamples=n_resamples, seed=seed
-        )
-
-    return Comparison(scores, test)
+    return _resampling_comparison(outcomes, groups, paired_bootstrap_greater, n_resamples, seed)
 
 
 def randomization_comparison(
@@ -380,13 +372,24 @@ def randomization_comparison(
     Raises:
         ValueError: Invalid outcomes or labels.
     """
+    return _resampling_comparison(
+        outcomes, groups, approximate_randomization_greater, n_resamples, seed
+    )
+
+
+def _resampling_comparison(
+    outcomes: Mapping[str, npt.ArrayLike],
+    groups: npt.ArrayLike | None,
+    pairwise: Callable[..., float],
+    n_resamples: int,
+    seed: int,
+) -> Comparison:
+    """Macro-average scores with a resampling test between each two systems."""
     arrays = _outcome_arrays(outcomes)
     scores = {name: macro_average(a, groups) for name, a in arrays.items()}
 
     def test(best: str, other: str) -> float:
-        return approximate_randomization_greater(
-            arrays[best], arrays[other], groups, n_resamples=n_resamples, seed=seed
-        )
+        return pairwise(arrays[best], arrays[other], groups, n_resamples=n_resamples, seed=seed)
 
     return Comparison(scores, test)
 
