@@ -1,0 +1,60 @@
+"""`testsuite triage`: resolve warnings in a full-screen terminal UI.
+
+Only the options and the entry point live here, so that the CLI can import them without
+pulling in Textual or pandas (`testsuite --help` stays instant); the app and its session
+are imported when triage starts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = ["TriageOptions", "run_triage"]
+
+
+@dataclass(frozen=True)
+class TriageOptions:
+    """What to triage and how; the same inputs as `testsuite evaluate`.
+
+    Attributes:
+        suite_paths: Suite and rules files or folders.
+        outputs: System output files or folders.
+        pair: Language pair, if not implied by the outputs.
+        source: WMT source file the hypotheses translate.
+        ids: Item ids of aligned text files.
+        encoding: Encoding of the output files.
+        annotator: Name stored with each decision.
+        categories: Only items of these categories (empty: all).
+        phenomena: Only items of these phenomena (empty: all).
+        systems: Only outputs of these systems (empty: all).
+        order: ``impact`` (decisions that let items into the scores first) or ``suite``.
+    """
+
+    suite_paths: list[Path]
+    outputs: list[Path]
+    pair: str | None
+    source: Path | None
+    ids: Path | None
+    encoding: str
+    annotator: str
+    categories: tuple[str, ...]
+    phenomena: tuple[str, ...]
+    systems: tuple[str, ...]
+    order: str
+
+
+def run_triage(options: TriageOptions) -> int:
+    """Load the suite and outputs, run the triage app until the annotator quits.
+
+    Problems with the inputs are raised (as `TestsuiteError`) before the screen opens.
+
+    Returns:
+        The number of decisions saved in this session (undone ones not counted).
+    """
+    from .app import TriageApp
+    from .session import TriageSession
+
+    session = TriageSession.load(options)
+    TriageApp(session).run()
+    return session.saved
