@@ -21,5 +21,6 @@ def test_help_runs_as_a_module():
     result = subprocess.run([sys.executable, "-m", "testsuite", "--help"], capture_output=True,
                             text=True, check=True)
     for command in ("lint", "expand", "import-dfki", "export-dfki", "sources", "evaluate",
-                    "score", "item-analysis", "demo"):
+                    "score", "item-analysis", "report", "plot", "demo", "pending", "verdict",
+                    "triage", "compare"):
         assert command in result.stdout

@@ -1,0 +1,84 @@
+"""The year-over-year command: compare."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ._common import (
+    CategoryOption,
+    PairOption,
+    SuiteOption,
+    SystemOption,
+    _console,
+    _emit,
+    _only_pair,
+    _suite,
+    app,
+    friendly,
+)
+
+
+@app.command(rich_help_panel="Compare years")
+@friendly
+def compare(
+    runs: Annotated[list[Path], typer.Argument(
+        help="Saved runs (folders written by `evaluate --save`), any order.")],
+    pair: PairOption = None,
+    suite: SuiteOption = None,
+    map_: Annotated[list[str] | None, typer.Option(
+        "--map", help="Match a renamed system: OLD=NEW (repeatable).", show_default=False)
+    ] = None,
+    system: SystemOption = None,
+    category: CategoryOption = None,
+    test: Annotated[str, typer.Option(
+        help="paired (McNemar / paired bootstrap; default) or ztest.")] = "paired",
+    alpha: Annotated[float, typer.Option(help="Two-sided significance level.")] = 0.05,
+    format: Annotated[str, typer.Option(
+        "--format", "-f", help="terminal, csv, json, latex or html.")] = "terminal",
+    out: Annotated[Path | None, typer.Option(
+        "--out", "-o", help="Write the report to FILE.", show_default=False)] = None,
+    regressions: Annotated[int, typer.Option(
+        help="List up to N regressed items per system.")] = 0,
+) -> None:
+    """Compare saved runs of the same systems across years (current rules applied)."""
+    from ..compare import CompareOptions
+    from ..compare import compare as run_compare
+    from ..errors import TestsuiteError
+    from ..model import pair_code
+    from ..reports.compare_render import print_comparison, render_comparison
+    from ..runs import load_run
+
+    if format not in ("terminal", "csv", "json", "latex", "html"):
+        raise TestsuiteError(f"--format must be terminal, csv, json, latex or html, not "
+                             f"{format!r}")
+    if test not in ("paired", "ztest"):
+        raise TestsuiteError(f"--test must be paired or ztest, not {test!r}")
+    mapping = []
+    for entry in map_ or ():
+        old, sep, new = entry.partition("=")
+        if not sep or not old.strip() or not new.strip():
+            raise TestsuiteError(f"--map takes OLD=NEW, not {entry!r}")
+        mapping.append((old.strip(), new.strip()))
+    loaded = _suite(suite)
+    saved = [load_run(path, loaded) for path in runs]
+    pairs = sorted(set.intersection(*(set(r.metadata.get("pairs") or []) for r in saved)))
+    chosen = pair_code(pair) if pair else _only_pair(pairs) if pairs else None
+    if chosen is None:
+        raise TestsuiteError("the runs have no language pair in common")
+    options = CompareOptions(test=test, alpha=alpha, mapping=tuple(mapping),  # type: ignore[arg-type]
+                             systems=tuple(system or ()) or None,
+                             categories=tuple(category or ()) or None)
+    comparison = run_compare(saved, chosen, options)
+    if format == "terminal" and out is None:
+        print_comparison(comparison, _console(), regressions)
+        return
+    if format == "html":
+        from ..reports.html import comparison_html
+
+        text = comparison_html(comparison)
+    else:
+        text = render_comparison(comparison, "json" if format == "terminal" else format)
+    _emit(text, out, f"the {format} comparison")
