@@ -90,7 +90,7 @@ def test_compare_command_every_format(saved_runs, dfki_dir, tmp_path):
     assert "Year over year (en-de): wmt21 → wmt22" in result.output
     assert "Best system of each run" in result.output
     assert "left out (did not translate): UF, WeChat-AI" in result.output
-    for kind in ("csv", "json", "latex"):
+    for kind in ("csv", "json", "latex", "html"):
         out = tmp_path / f"compare.{kind}"
         result = runner.invoke(app, [*base, "--format", kind, "--out", str(out)])
         assert result.exit_code == 0, result.output
@@ -98,6 +98,9 @@ def test_compare_command_every_format(saved_runs, dfki_dir, tmp_path):
     assert document["runs"] == ["wmt21", "wmt22"] and set(document["systems"]) == ONLINE
     latex = (tmp_path / "compare.latex").read_text()
     assert r"\multicolumn{2}{c}{Online-B}" in latex and "wmt21 & wmt22" in latex
+    page = (tmp_path / "compare.html").read_text()
+    assert '<th colspan="2">Online-B</th>' in page and "<svg" in page
+    assert "regressed" in page and "improved" in page
 
 
 def test_a_verdict_recorded_after_saving_changes_the_old_run(saved_runs, dfki_dir, tmp_path):
