@@ -25,7 +25,7 @@ from .errors import Problem, TestsuiteError
 from .matching import regex_error
 from .model import Suite
 from .verdicts import VERDICTS_FILE, _locked
-from .yamlio import load_yaml, strip_lines, write_atomic
+from .yamlio import load_yaml, read_text, strip_lines, write_atomic
 
 RegexField = Literal["positive_regex", "negative_regex"]
 FIELDS: tuple[RegexField, ...] = ("positive_regex", "negative_regex")
@@ -110,17 +110,8 @@ def set_item_regex(suite: Suite, pair: str, item_id: str, field: RegexField,
 
 
 def _read(path: Path) -> str:
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise TestsuiteError(Problem(f"cannot read: {exc.strerror}", file=str(path))) from None
-    try:
-        # Plain utf-8, not utf-8-sig: a byte-order mark is kept as the character it is.
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        raise TestsuiteError(Problem("not valid UTF-8; nothing was changed", file=str(path),
-                                     line=line)) from None
+    # A byte-order mark is kept as the character it is, so the file is rewritten as it was.
+    return read_text(path, keep_bom=True)
 
 
 @dataclass(frozen=True)

@@ -49,14 +49,20 @@ _LineLoader.add_constructor(
 )
 
 
-def read_text(path: Path) -> str:
-    """Read a UTF-8 text file (a BOM is accepted), with a clear message on bad encoding."""
+def read_text(path: Path, keep_bom: bool = False) -> str:
+    """Read a UTF-8 text file, with a clear message on bad encoding.
+
+    Args:
+        path: The file.
+        keep_bom: Keep a byte-order mark as the character it is (for editing a file in
+            place); by default it is dropped.
+    """
     try:
         data = path.read_bytes()
     except OSError as exc:
         raise TestsuiteError(Problem(f"cannot read: {exc.strerror}", file=str(path))) from None
     try:
-        return data.decode("utf-8-sig")
+        return data.decode("utf-8" if keep_bom else "utf-8-sig")
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
         raise TestsuiteError(
