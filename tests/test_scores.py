@@ -233,3 +233,14 @@ def test_item_analysis():
     # corr([1,0,1], [5/7,3/7,3/7]) = 0.5 (worked out by hand)
     assert (a2["passes"], a2["systems"]) == (2, 3)
     assert a2["discrimination"] == pytest.approx(0.5)
+
+
+def test_tall_tables_are_split_at_category_boundaries(scores):
+    from testsuite.reports.tables import phenomenon_table, split_table
+
+    table = phenomenon_table(scores)  # Cat A, P1, P2, Cat B, P3, micro, macro: 7 rows
+    parts = split_table(table, max_rows=4)
+    assert [[r.label for r in p.rows] for p in parts] == [
+        ["Cat A", "P1", "P2"], ["Cat B", "P3", "micro-average", "phenomenon macro-average"]]
+    assert parts[0].title == "Accuracy per phenomenon (de-en), part 1 of 2"
+    assert split_table(table) == [table]

@@ -11,7 +11,7 @@ import math
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .tables import Cell, PaperTable, paper_tables
+from .tables import Cell, PaperTable, paper_tables, split_table
 
 if TYPE_CHECKING:
     from ..scores import Scores
@@ -68,6 +68,8 @@ def render_tables(tables: list[PaperTable], kind: str) -> str:
     """Markdown or LaTeX text of paper tables."""
     env = _environment(kind)
     template = env.get_template("table.tex.j2" if kind == "latex" else "table.md.j2")
+    if kind == "latex":  # a table taller than a page does not float; split it
+        tables = [part for table in tables for part in split_table(table)]
     parts = [template.render(table=t, shade=t.title.startswith("Accuracy per phenomenon"))
              for t in tables]
     return "\n".join(parts)

@@ -9,7 +9,7 @@ grouped under a (shaded) category row. Renderers (terminal, Markdown, LaTeX, HTM
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
@@ -111,6 +111,31 @@ def phenomenon_table(scores: Scores) -> PaperTable:
     kept = [r for r in rows if r is not None]
     kept += _averages(scores, ("micro", "phenomenon-macro"))
     return _frame(scores, f"Accuracy per phenomenon ({scores.pair})", kept)
+
+
+def split_table(table: PaperTable, max_rows: int = 48) -> list[PaperTable]:
+    """Split a tall table into page-sized parts at category boundaries (for LaTeX).
+
+    Each part keeps whole categories (a category taller than `max_rows` gets a part of its
+    own); the averages stay at the end of the last part. A table that fits is returned as is.
+    """
+    if len(table.rows) <= max_rows:
+        return [table]
+    body = [r for r in table.rows if r.kind != "average"]
+    averages = [r for r in table.rows if r.kind == "average"]
+    groups: list[list[Row]] = []
+    for row in body:
+        if row.kind == "category" or not groups:
+            groups.append([])
+        groups[-1].append(row)
+    parts: list[list[Row]] = [[]]
+    for group in groups:
+        if parts[-1] and len(parts[-1]) + len(group) > max_rows:
+            parts.append([])
+        parts[-1].extend(group)
+    parts[-1].extend(averages)
+    return [replace(table, title=f"{table.title}, part {n} of {len(parts)}", rows=tuple(rows))
+            for n, rows in enumerate(parts, start=1)]
 
 
 def paper_tables(scores: Scores, which: str = "both") -> list[PaperTable]:
