@@ -2,32 +2,110 @@
 
 from __future__ import annotations
 
+import struct
+import xml.etree.ElementTree as ElementTree
+
+import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
 from tests.test_scores import ITEMS, OUTCOME_TABLE, make_evaluation, make_suite
 from testsuite.cli import app
-from testsuite.reports.plots import accuracy_colour, write_plots
-from testsuite.scores import score
+from testsuite.evaluate import OUTCOMES, Evaluation
+from testsuite.reports.plots import (
+    ACCURACY_STOPS,
+    accuracy_colour,
+    category_figure,
+    heatmap_figure,
+    text_colour,
+    write_plots,
+)
+from testsuite.scores import Scores, score
+
+
+@pytest.fixture()
+def scores() -> Scores:
+    return score(make_evaluation(ITEMS, OUTCOME_TABLE), make_suite(ITEMS))
 
 
 @pytest.mark.parametrize("format", ["png", "svg"])
-def test_write_plots(tmp_path, format):
-    scores = score(make_evaluation(ITEMS, OUTCOME_TABLE), make_suite(ITEMS))
-    paths = write_plots(scores, tmp_path / "charts", format)
+def test_write_plots(scores, tmp_path, format):
+    out = tmp_path / "charts" / "de-en"  # created with its parents
+    paths = write_plots(scores, out, format)
     assert [p.name for p in paths] == [f"de-en.phenomena.{format}", f"de-en.categories.{format}"]
+    assert sorted(out.iterdir()) == sorted(paths)
     for path in paths:
         data = path.read_bytes()
         assert len(data) > 2000
-        assert data.startswith(b"\x89PNG") if format == "png" else b"<svg" in data[:500]
-    svg = paths[0].read_text() if format == "svg" else ""
-    if svg:
-        assert "P1" in svg and "S1" in svg  # labels stay text
+        if format == "png":
+            assert data.startswith(b"\x89PNG\r\n\x1a\n")
+            width, height = struct.unpack(">II", data[16:24])
+            assert width > 500 and height > 300
+        else:
+            root = ElementTree.fromstring(data)
+            assert root.tag == "{http://www.w3.org/2000/svg}svg"
+    if format == "svg":  # labels stay text: searchable, and the files stay small
+        heatmap, categories = (p.read_text(encoding="utf-8") for p in paths)
+        assert all(name in heatmap for name in ("P1", "P3", "S1", "S3", "Cat B"))
+        assert "Cat A (5)" in categories and "micro-average" in categories
 
 
-def test_colour_scale_ends():
-    assert accuracy_colour(0.0) == "#a50026" and accuracy_colour(1.0) == "#313695"
-    assert accuracy_colour(None) == "#eeeeee"
+def test_write_plots_rejects_other_formats(scores, tmp_path):
+    with pytest.raises(ValueError, match="png or svg"):
+        write_plots(scores, tmp_path, "pdf")
+
+
+def large_scores(phenomena: int = 100, systems: int = 20) -> Scores:
+    """Two items per phenomenon, ten phenomena per category, outcomes varying by system."""
+    items = {f"i{p}-{k}": (f"Category {p // 10}", f"A rather long phenomenon name {p}")
+             for p in range(phenomena) for k in range(2)}
+    rows = []
+    for s in range(systems):
+        for index, (item, (category, phenomenon)) in enumerate(items.items()):
+            rows.append({"item": item, "pair": "de-en", "category": category,
+                         "phenomenon": phenomenon, "system": f"System-name-{s}",
+                         "output": "x", "outcome": "pass" if (index + s) % 3 else "fail",
+                         "reason": "test"})
+    frame = pd.DataFrame(rows)
+    frame["outcome"] = pd.Categorical(frame["outcome"], categories=list(OUTCOMES))
+    return score(Evaluation(frame, [f"System-name-{s}" for s in range(systems)]),
+                 make_suite(items))
+
+
+def overlapping(labels: list) -> list[str]:
+    """Texts of neighbouring tick labels whose drawn boxes overlap."""
+    boxes = [(label.get_text(), label.get_window_extent()) for label in labels
+             if label.get_text()]
+    return [f"{a} / {b}" for (a, first), (b, second) in zip(boxes, boxes[1:], strict=False)
+            if first.overlaps(second)]
+
+
+def test_labels_stay_readable_for_100_phenomena_and_20_systems():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    scores = large_scores()
+    figure = heatmap_figure(scores)
+    figure.canvas.draw()
+    axes = figure.axes[0]
+    assert len(axes.get_yticklabels()) == 100 and len(axes.get_xticklabels()) == 20
+    assert overlapping(axes.get_yticklabels()) == []
+    assert overlapping(axes.get_xticklabels()) == []
+    for label in axes.get_yticklabels() + axes.get_xticklabels():
+        assert label.get_fontsize() >= 7
+    chart = category_figure(scores)
+    chart.canvas.draw()
+    assert overlapping(chart.axes[0].get_yticklabels()) == []
+
+
+def test_colour_scale():
+    assert accuracy_colour(0.0) == ACCURACY_STOPS[0] and accuracy_colour(1.0) == ACCURACY_STOPS[-1]
+    assert accuracy_colour(None) == accuracy_colour(float("nan")) == "#eeeeee"
+    assert accuracy_colour(-1) == accuracy_colour(0) and accuracy_colour(2) == accuracy_colour(1)
+    # Cell labels: white on the dark ends, black on the light middle.
+    assert text_colour(accuracy_colour(0.0)) == "#ffffff"
+    assert text_colour(accuracy_colour(0.5)) == "#000000"
+    assert text_colour(accuracy_colour(1.0)) == "#ffffff"
 
 
 def test_plot_command_on_the_samples(tmp_path):

@@ -23,10 +23,10 @@ if TYPE_CHECKING:
 
     from ..scores import Scores
 
-#: ColorBrewer RdYlBu (11 classes), red at 0 % to blue at 100 %: colour-blind safe, and the
-#: light middle keeps the black cell labels readable.
+#: ColorBrewer RdYlBu (11 classes, the darkest blue left out so that the many 100 % cells
+#: stay light enough to read), red at 0 % to blue at 100 %: colour-blind safe.
 ACCURACY_STOPS = ("#a50026", "#d73027", "#f46d43", "#fdae61", "#fee090", "#ffffbf",
-                  "#e0f3f8", "#abd9e9", "#74add1", "#4575b4", "#313695")
+                  "#e0f3f8", "#abd9e9", "#74add1", "#4575b4")
 #: Colours of systems in the category chart (matplotlib's tab20, dark shades first).
 SYSTEM_COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
                   "#7f7f7f", "#bcbd22", "#17becf", "#aec7e8", "#ffbb78", "#98df8a", "#ff9896",
@@ -120,6 +120,15 @@ def _level_rows(scores: Scores, level: str
     return rows
 
 
+def axis_start(rows: list[DotRow]) -> float:
+    """Left end of the accuracy axis: 0, or the tens below the lowest dot minus 5 points.
+
+    A dot plot (unlike a bar chart) may start above 0; most accuracies lie above 70 %.
+    """
+    values = [100 * a for row in rows for a in row.accuracies if a is not None]
+    return max(0.0, 10 * ((min(values, default=0.0) - 5) // 10))
+
+
 def _number(value: object) -> float | None:
     if value is None:
         return None
@@ -153,8 +162,8 @@ def heatmap_figure(scores: Scores) -> Figure:
                 colour = text_colour(accuracy_colour(accuracy))
                 axes.text(x, y, f"{100 * accuracy:.0f}", ha="center", va="center",
                           fontsize=6, color=colour)
-    axes.set_xticks(range(len(systems)), systems, rotation=60, ha="left",
-                    rotation_mode="anchor", fontsize=7)
+    axes.set_xticks(range(len(systems)), systems, rotation=90, ha="center", va="bottom",
+                    fontsize=7)
     axes.xaxis.tick_top()
     axes.set_yticks(range(len(rows)),
                     [f"{_shorten(r.phenomenon, 44)} ({r.items})" for r in rows], fontsize=7)
@@ -207,7 +216,7 @@ def category_figure(scores: Scores) -> Figure:
     axes.set_yticks(range(len(rows)), [f"{_shorten(r.label, 36)} ({r.items})" for r in rows],
                     fontsize=8)
     axes.set_ylim(len(rows) - 0.5, -0.5)
-    axes.set_xlim(0, 100)
+    axes.set_xlim(axis_start(rows), 101)
     axes.set_xlabel("accuracy (%)", fontsize=8)
     axes.tick_params(axis="x", labelsize=8)
     axes.grid(axis="x", color="#eeeeee")
@@ -253,6 +262,6 @@ def write_plots(scores: Scores, out: Path, format: str) -> list[Path]:
     return written
 
 
-__all__ = ["ACCURACY_STOPS", "SYSTEM_COLOURS", "accuracy_colour", "category_figure",
-           "dot_rows", "heatmap_figure", "heatmap_rows", "system_colour", "text_colour",
-           "write_plots"]
+__all__ = ["ACCURACY_STOPS", "SYSTEM_COLOURS", "accuracy_colour", "axis_start",
+           "category_figure", "dot_rows", "heatmap_figure", "heatmap_rows", "system_colour",
+           "text_colour", "write_plots"]
