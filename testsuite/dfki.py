@@ -16,8 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from .errors import Problem, TestsuiteError
+from .files import read_text, write_text
 from .model import Item, Rule, Suite, pair_code
-from .yamlio import dump_yaml, read_text, write_atomic
+from .yamlio import dump_yaml
 
 DFKI_KEYS = ("category", "id", "langpair", "negative_regex", "negative_tokens", "phenomenon",
              "positive_regex", "positive_tokens", "source_sentence")
@@ -133,7 +134,7 @@ def write_suite(suite: Suite, out: Path) -> list[Path]:
     written = []
     for relative, document in suite_documents(suite).items():
         path = out / relative
-        write_atomic(path, dump_yaml(document))
+        write_text(path, dump_yaml(document))
         written.append(path)
     return written
 

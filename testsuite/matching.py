@@ -17,8 +17,8 @@ from typing import Any
 
 import regex
 
+from .files import write_bytes
 from .model import Outcome, Rule
-from .yamlio import write_atomic_bytes
 
 #: Default per-match time limit in seconds. Real rules match in microseconds; a pattern that
 #: needs more than this is almost certainly backtracking catastrophically.
@@ -118,7 +118,7 @@ class RegexCache:
         if len(merged) > MAX_CACHED:
             merged = dict(self._compiled)
         with contextlib.suppress(OSError):
-            write_atomic_bytes(self._path, pickle.dumps(merged, protocol=pickle.HIGHEST_PROTOCOL))
+            write_bytes(self._path, pickle.dumps(merged, protocol=pickle.HIGHEST_PROTOCOL))
             self._stored, self._new = merged, 0
 
 

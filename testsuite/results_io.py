@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .errors import TestsuiteError
-from .yamlio import write_atomic
+from .files import write_text
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -24,4 +24,4 @@ def write_results(results: pd.DataFrame, path: Path) -> None:
     else:
         raise TestsuiteError(f"{path}: unknown results format {suffix or '(none)'}; use "
                              f"{' or '.join(FORMATS)}")
-    write_atomic(path, text if text.endswith("\n") or not text else text + "\n")
+    write_text(path, text if text.endswith("\n") or not text else text + "\n")

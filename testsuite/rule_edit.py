@@ -8,24 +8,22 @@ are handled by the parser, not by guessing), replaces exactly that span, and lea
 other byte as it was. Before the file is replaced, the new text is parsed again and must
 differ from the old one only in the edited key.
 
-The write holds the same lock as the verdicts store (`testsuite.verdicts._locked`) and
+The write holds the same lock as the verdicts store (`testsuite.files.lock`) and
 replaces the file atomically, so a concurrent editor or a kill never leaves half a file.
 """
 
 from __future__ import annotations
 
-import os
-import stat
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
 from .errors import Problem, TestsuiteError
+from .files import lock, read_text, write_text
 from .matching import regex_error
 from .model import Suite
-from .verdicts import VERDICTS_FILE, _locked
-from .yamlio import load_yaml, read_text, strip_lines, write_atomic
+from .verdicts import VERDICTS_FILE
+from .yamlio import parse_yaml, strip_lines
 
 RegexField = Literal["positive_regex", "negative_regex"]
 FIELDS: tuple[RegexField, ...] = ("positive_regex", "negative_regex")
@@ -71,14 +69,11 @@ def set_regex(rule_file: Path, pair: str, item: str, field: RegexField, pattern:
     if error:
         raise TestsuiteError(Problem(f"{field} does not compile: {error}", file=where,
                                      item=item))
-    with _locked(rule_file):
+    with lock(rule_file):
         text = _read(rule_file)
         edited = _edit(text, pair, item, field, pattern, where)
         _check(text, edited, item, field, pattern, where)
-        mode = stat.S_IMODE(rule_file.stat().st_mode)
-        write_atomic(rule_file, edited)
-        # write_atomic creates a private temporary file; keep the author's permissions.
-        os.chmod(rule_file, mode)
+        write_text(rule_file, edited)  # keeps the author's permissions
 
 
 def set_item_regex(suite: Suite, pair: str, item_id: str, field: RegexField,
@@ -225,15 +220,12 @@ def _check(old: str, new: str, item: str, field: RegexField, pattern: str,
 
 
 def _parse(text: str, where: str) -> Any:
-    # Parse with the loader itself (ids kept as written, same errors) from a private copy.
-    with tempfile.TemporaryDirectory(prefix="testsuite-rule-edit-") as folder:
-        copy = Path(folder) / "rules.yaml"
-        copy.write_text(text, encoding="utf-8")
-        try:
-            return strip_lines(load_yaml(copy))
-        except TestsuiteError as exc:
-            raise TestsuiteError(Problem(f"the edit would break the file, nothing was "
-                                         f"changed: {exc}", file=where)) from None
+    # Parse with the loader itself (ids kept as written, same errors and limits).
+    try:
+        return strip_lines(parse_yaml(text.removeprefix("\ufeff"), where))
+    except TestsuiteError as exc:
+        raise TestsuiteError(Problem(f"the edit would break the file, nothing was "
+                                     f"changed: {exc}", file=where)) from None
 
 
 def _with_field(data: Any, item: str, field: RegexField, pattern: str) -> Any:

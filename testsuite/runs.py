@@ -23,10 +23,10 @@ from typing import TYPE_CHECKING, Any
 
 from . import __version__
 from .errors import Problem, TestsuiteError
+from .files import read_text, write_text
 from .model import Suite
 from .outputs.model import SystemOutputs
 from .outputs.readers import normalise
-from .yamlio import read_text, write_atomic
 
 if TYPE_CHECKING:
     from .evaluate import Evaluation
@@ -126,11 +126,11 @@ def save_run(path: Path, evaluation: Evaluation, suite: Suite, *,
                         "source": loc.source_file} for p, loc in evaluation.located.items()},
     }
     path.mkdir(parents=True, exist_ok=True)
-    write_atomic(path / "items.jsonl", _jsonl(items))
-    write_atomic(path / "outputs.jsonl", _jsonl(outputs))
-    write_atomic(path / "outcomes.jsonl",
+    write_text(path / "items.jsonl", _jsonl(items))
+    write_text(path / "outputs.jsonl", _jsonl(outputs))
+    write_text(path / "outcomes.jsonl",
                  evaluation.results.to_json(orient="records", lines=True, force_ascii=False))
-    write_atomic(path / RUN_FILE, json.dumps(metadata, indent=2, ensure_ascii=False) + "\n")
+    write_text(path / RUN_FILE, json.dumps(metadata, indent=2, ensure_ascii=False) + "\n")
     return path
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from .errors import TestsuiteError
+from .files import write_text
 from .model import Suite
 from .outputs.readers import normalise
-from .yamlio import write_atomic
 
 
 def source_lines(suite: Suite, pair: str) -> list[tuple[str, str]]:
@@ -31,6 +31,6 @@ def write_sources(suite: Suite, pair: str, out: Path) -> tuple[Path, Path]:
     """
     lines = source_lines(suite, pair)
     ids_path = out.with_name(out.name + ".ids")
-    write_atomic(out, "".join(f"{line}\n" for _, line in lines))
-    write_atomic(ids_path, "".join(f"{item_id}\n" for item_id, _ in lines))
+    write_text(out, "".join(f"{line}\n" for _, line in lines))
+    write_text(ids_path, "".join(f"{item_id}\n" for item_id, _ in lines))
     return out, ids_path

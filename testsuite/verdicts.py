@@ -5,7 +5,7 @@ language pair (``rules/de-en/verdicts.yaml``), an ordinary rules file whose entr
 only ``item`` and ``verdicts``; the loader adds them to the item's rule. Hand-written rule
 files, with their comments, are never rewritten by a decision.
 
-Every write holds an exclusive lock on ``verdicts.yaml.lock`` while it re-reads the file,
+Every write holds an exclusive lock (`files.lock`) while it re-reads the file,
 adds the decision and replaces the file atomically (temporary file, fsync, rename). So a
 decision that `record` returned from is on disk; a process killed at any moment leaves
 either the old or the new file, never half of one; and two annotators writing at the same
@@ -14,17 +14,15 @@ time both keep their decisions (each re-reads under the lock what the other wrot
 
 from __future__ import annotations
 
-import contextlib
 import datetime as dt
 import getpass
-import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from .errors import Problem, TestsuiteError
+from .files import lock, write_text
 from .model import VERDICTS, Item, Rule, Verdict
-from .yamlio import dump_yaml, load_yaml, strip_lines, write_atomic
+from .yamlio import dump_yaml, load_yaml, strip_lines
 
 VERDICTS_FILE = "verdicts.yaml"
 
@@ -70,27 +68,6 @@ def _is_rules_file(rule: Rule, item: Item) -> bool:
     return rule.file != item.file
 
 
-@contextlib.contextmanager
-def _locked(path: Path) -> Iterator[None]:
-    """Hold an exclusive advisory lock for `path` (POSIX ``flock``; elsewhere none)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    lock = path.with_name(path.name + ".lock")
-    fd = os.open(lock, os.O_CREAT | os.O_RDWR, 0o644)
-    try:
-        try:
-            import fcntl
-        except ImportError:  # pragma: no cover - Windows: atomic replace still protects
-            yield
-            return
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(fd, fcntl.LOCK_UN)
-    finally:
-        os.close(fd)
-
-
 def _read(path: Path, pair: str) -> dict[str, Any]:
     if not path.exists():
         return {"pair": pair, "rules": []}
@@ -128,7 +105,7 @@ def record(path: Path, pair: str, item: str, output: str, verdict: str,
     entry = {k: v for k, v in (("output", stored.output), ("verdict", stored.verdict),
                                ("annotator", stored.annotator), ("time", stored.time),
                                ("note", stored.note)) if v is not None}
-    with _locked(path):
+    with lock(path):
         data = _read(path, pair)
         rules = data["rules"]
         for rule in rules:
@@ -137,13 +114,13 @@ def record(path: Path, pair: str, item: str, output: str, verdict: str,
                 break
         else:
             rules.append({"item": item, "verdicts": [entry]})
-        write_atomic(path, dump_yaml(data))
+        write_text(path, dump_yaml(data))
     return stored
 
 
 def remove(path: Path, item: str, verdict: Verdict) -> bool:
     """Take back one recorded decision (undo). Returns False if it was not found."""
-    with _locked(path):
+    with lock(path):
         if not path.exists():
             return False
         data = _read(path, "")
@@ -158,6 +135,6 @@ def remove(path: Path, item: str, verdict: Verdict) -> bool:
                     del entries[index]
                     if not entries:
                         data["rules"].remove(rule)
-                    write_atomic(path, dump_yaml(data))
+                    write_text(path, dump_yaml(data))
                     return True
     return False

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import contextlib
-import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
 import yaml
 
 from .errors import Problem, TestsuiteError
+from .files import check_yaml, read_text
 
 # libyaml's parser is several times faster; the constructor stays in Python so we can hook it.
 _BaseLoader: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -49,38 +47,19 @@ _LineLoader.add_constructor(
 )
 
 
-def read_text(path: Path, keep_bom: bool = False) -> str:
-    """Read a UTF-8 text file, with a clear message on bad encoding.
-
-    Args:
-        path: The file.
-        keep_bom: Keep a byte-order mark as the character it is (for editing a file in
-            place); by default it is dropped.
-    """
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise TestsuiteError(Problem(f"cannot read: {exc.strerror}", file=str(path))) from None
-    try:
-        return data.decode("utf-8" if keep_bom else "utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        raise TestsuiteError(
-            Problem(
-                f"not valid UTF-8 (byte 0x{data[exc.start]:02x}); save the file as UTF-8",
-                file=str(path),
-                line=line,
-            )
-        ) from None
-
-
 def load_yaml(path: Path) -> Any:
     """Load one YAML file; mappings carry their line under `LINE`.
 
     Raises:
-        TestsuiteError: naming the file and line of a syntax error.
+        TestsuiteError: naming the file and line of a syntax error or of a passed limit
+            (`files.check_yaml`).
     """
-    text = read_text(path)
+    return parse_yaml(read_text(path), path)
+
+
+def parse_yaml(text: str, path: Path | str) -> Any:
+    """Parse YAML text read from `path` (for messages); see `load_yaml`."""
+    check_yaml(text, path)
     try:
         return yaml.load(text, Loader=_LineLoader)  # noqa: S506 - a SafeLoader subclass
     except yaml.MarkedYAMLError as exc:
@@ -100,31 +79,6 @@ def strip_lines(value: Any) -> Any:
     if isinstance(value, list):
         return [strip_lines(v) for v in value]
     return value
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Write a UTF-8 text file atomically (see `write_atomic_bytes`)."""
-    write_atomic_bytes(path, text.encode("utf-8"))
-
-
-def write_atomic_bytes(path: Path, data: bytes) -> None:
-    """Write a file so that readers see either the old or the new content, never half.
-
-    The data goes to a temporary file in the same folder, is flushed to disk, and then
-    replaces the target in one `os.replace` (atomic on POSIX and Windows).
-    """
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
 
 
 def dump_yaml(data: Any) -> str:

@@ -91,12 +91,12 @@ def _suite(paths: list[Path] | None) -> Any:
 
 def _emit(text: str, out: Path | None, what: str) -> None:
     """Print a report, or write it atomically to `out` and say so."""
-    from ..yamlio import write_atomic
+    from ..files import write_text
 
     if out is None:
         typer.echo(text, nl=False)
     else:
-        write_atomic(out, text)
+        write_text(out, text)
         _console().print(f"wrote {what} to {out}")
 
 

@@ -157,9 +157,9 @@ def item_analysis(
     """Items every system passes, none passes, and how well each separates systems."""
     from rich.table import Table
 
+    from ..files import write_text
     from ..scores import ScoreOptions
     from ..scores import item_analysis as run_analysis
-    from ..yamlio import write_atomic
 
     options = ScoreOptions(fair=fair, categories=tuple(category or ()) or None,
                            phenomena=tuple(phenomenon or ()) or None,
@@ -188,7 +188,7 @@ def item_analysis(
         if out:
             path = out if len(evaluation.located) <= 1 else out.with_name(
                 f"{out.stem}.{chosen}{out.suffix}")
-            write_atomic(path, analysis.to_csv(index=False))
+            write_text(path, analysis.to_csv(index=False))
             console.print(f"wrote the analysis of {len(analysis)} items to {path}")
 
 @app.command(rich_help_panel="Evaluate and score")
@@ -210,10 +210,10 @@ def report(
 ) -> None:
     """Write an offline HTML report: tables, heatmap, charts and every output, filterable."""
     from ..errors import TestsuiteError
+    from ..files import write_text
     from ..reports.html import html_report
     from ..scores import ScoreOptions
     from ..scores import score as run_score
-    from ..yamlio import write_atomic
 
     if test not in ("ztest", "paired"):
         raise TestsuiteError(f"--test must be ztest or paired, not {test!r}")
@@ -221,7 +221,7 @@ def report(
     loaded, evaluation = _run_evaluation(outputs, pair, source, ids, suite, 1.0, "utf-8", quiet)
     pairs = list(dict.fromkeys(evaluation.results["pair"].astype(str)))
     scores = [run_score(evaluation, loaded, p, options) for p in pairs]
-    write_atomic(html, html_report(scores, evaluation, loaded, title=title))
+    write_text(html, html_report(scores, evaluation, loaded, title=title))
     _console().print(f"wrote the report to {html}")
 
 @app.command(rich_help_panel="Evaluate and score")

@@ -97,12 +97,12 @@ def export_dfki(
 ) -> None:
     """Write a suite back as DFKI items.json (the inverse of import-dfki)."""
     from ..dfki import dfki_json
+    from ..files import write_text
     from ..model import pair_code
-    from ..yamlio import write_atomic
 
     loaded = _suite(suite)
     chosen = pair_code(pair) if pair else _only_pair(loaded.pairs)
-    write_atomic(out, dfki_json(loaded, chosen))
+    write_text(out, dfki_json(loaded, chosen))
     _console().print(f"wrote {len(loaded.items_of(chosen))} {chosen} items to {out}")
 
 @app.command(rich_help_panel="Suites and rules")

@@ -5,8 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..errors import Problem, TestsuiteError
+from ..files import decode, read_bytes
 
 BOM = b"\xef\xbb\xbf"
+ENCODING_HINT = ("convert the file to UTF-8 (e.g. `iconv -f latin1 -t utf-8`) or pass its "
+                 "encoding with --encoding")
 
 
 def read_lines(path: Path, encoding: str = "utf-8") -> list[str]:
@@ -25,24 +28,7 @@ def read_lines(path: Path, encoding: str = "utf-8") -> list[str]:
     Raises:
         TestsuiteError: naming the file and the first line that cannot be decoded.
     """
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise TestsuiteError(Problem(f"cannot read: {exc.strerror}", file=str(path))) from None
-    if data.startswith(BOM) and encoding.replace("-", "").lower() in ("utf8", "utf8sig"):
-        data = data[len(BOM):]
-    try:
-        text = data.decode(encoding)
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
-        raise TestsuiteError(Problem(
-            f"line {line} is not valid {encoding.upper()} (byte 0x{data[exc.start]:02x} at column "
-            f"{column}); convert the file to UTF-8 (e.g. `iconv -f latin1 -t utf-8`) or pass "
-            "its encoding with --encoding",
-            file=str(path), line=line)) from None
-    except LookupError:
-        raise TestsuiteError(f"unknown encoding {encoding!r}") from None
+    text = decode(read_bytes(path), path, encoding, hint=ENCODING_HINT)
     if "\r\n" in text:
         text = text.replace("\r\n", "\n")
     if not text:
@@ -80,10 +66,7 @@ def read_selected_lines(path: Path, wanted: dict[str, int], expected: int,
         if len(lines) != expected:
             return len(lines), {}
         return len(lines), {key: lines[index] for key, index in wanted.items()}
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise TestsuiteError(Problem(f"cannot read: {exc.strerror}", file=str(path))) from None
+    data = read_bytes(path)
     if data.startswith(BOM):
         data = data[len(BOM):]
     raw = data.split(b"\n")
@@ -101,7 +84,6 @@ def read_selected_lines(path: Path, wanted: dict[str, int], expected: int,
         except UnicodeDecodeError as exc:
             raise TestsuiteError(Problem(
                 f"line {index + 1} is not valid {encoding.upper()} (byte 0x{line[exc.start]:02x} "
-                f"at column {exc.start + 1}); convert the file to UTF-8 (e.g. `iconv -f latin1 "
-                "-t utf-8`) or pass its encoding with --encoding",
+                f"at column {exc.start + 1}); {ENCODING_HINT}",
                 file=str(path), line=index + 1)) from None
     return len(raw), selected

@@ -1,0 +1,351 @@
+"""The one I/O layer: every file the engine reads or writes goes through here.
+
+* **Reading** (`read_bytes`, `read_text`): a missing, unreadable or undecodable file is a
+  `TestsuiteError` naming the file (and the line of a bad byte), never a traceback.
+* **YAML limits** (`check_yaml`): libyaml builds nested nodes recursively in C, so a
+  document nested 50,000 levels deep crashes the interpreter, and aliases can expand a few
+  kilobytes into billions of nodes ("billion laughs"). Every YAML text is checked on its
+  event stream (flat, cheap: about a fifth of the cost of loading) before it is loaded.
+* **Writing** (`write_text`, `write_bytes`): atomic (a temporary file in the same folder,
+  flushed, then renamed over the target), so a reader or a killed process never sees half a
+  file. A new file gets the mode the user's umask gives (0644 usually), a rewritten file keeps
+  its mode, so a shared ``verdicts.yaml`` stays readable by the whole team. A write that fails
+  (no permission, a directory in the way, a full disk) is one message naming the path.
+* **Locks** (`lock`): an exclusive lock beside the file (``filelock``, which works with
+  ``fcntl`` and on Windows), kept in a ``.testsuite/`` folder with its own ``.gitignore`` so
+  that it is never committed. Waiting gives up after a time with a message naming the holder.
+* **Paths from names** (`safe_name`, `join`, `inside`): names that come from data (a
+  language pair in a JSON file, a system name) become file names only when they are one
+  plain path component, and every path written is checked to lie inside the folder the user
+  named.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import errno
+import getpass
+import json
+import os
+import socket
+import stat
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+from .errors import Problem, TestsuiteError
+
+#: Deepest nesting of YAML collections accepted. Suites nest four levels; templates a few more.
+MAX_YAML_DEPTH = 64
+#: Most nodes a YAML document may expand to, aliases counted at their expanded size.
+MAX_YAML_NODES = 2_000_000
+#: Seconds to wait for a lock before giving up with a message.
+LOCK_TIMEOUT = 30.0
+#: Folder beside a locked file that holds its lock (ignored by git, see `lock`).
+LOCK_FOLDER = ".testsuite"
+
+_UTF8 = ("utf8", "utf8sig")
+
+
+# --------------------------------------------------------------------------------------------
+# Reading
+
+
+def read_bytes(path: Path) -> bytes:
+    """The bytes of a file.
+
+    Raises:
+        TestsuiteError: naming the file and why it cannot be read.
+    """
+    try:
+        return Path(path).read_bytes()
+    except OSError as exc:
+        raise TestsuiteError(Problem(f"cannot read: {reason(exc)}", file=str(path))) from None
+
+
+def decode(data: bytes, path: Path | str, encoding: str = "utf-8", keep_bom: bool = False,
+           hint: str = "save the file as UTF-8") -> str:
+    """Decode file content, naming the file, line and byte of an invalid sequence.
+
+    A UTF-8 byte-order mark is dropped unless `keep_bom` (for rewriting a file as it was).
+    """
+    codec = encoding.replace("-", "").replace("_", "").lower()
+    if codec in _UTF8:
+        encoding = "utf-8" if keep_bom else "utf-8-sig"
+    try:
+        return data.decode(encoding)
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        name = "UTF-8" if codec in _UTF8 else encoding.upper()
+        raise TestsuiteError(Problem(
+            f"line {line} is not valid {name} (byte 0x{data[exc.start]:02x} at column "
+            f"{column}); {hint}", file=str(path), line=line)) from None
+    except LookupError:
+        raise TestsuiteError(f"unknown encoding {encoding!r}") from None
+
+
+def read_text(path: Path, encoding: str = "utf-8", keep_bom: bool = False) -> str:
+    """Read a text file (UTF-8 by default), with a clear message on a bad byte.
+
+    Args:
+        path: The file.
+        encoding: Its encoding.
+        keep_bom: Keep a byte-order mark as the character it is (for editing a file in
+            place); by default it is dropped.
+    """
+    return decode(read_bytes(path), path, encoding, keep_bom)
+
+
+def read_json(path: Path) -> object:
+    """Read a JSON file; a syntax error names the file and line."""
+    try:
+        return json.loads(read_text(path))
+    except json.JSONDecodeError as exc:
+        raise TestsuiteError(Problem(f"not valid JSON: {exc.msg} (column {exc.colno})",
+                                     file=str(path), line=exc.lineno)) from None
+    except RecursionError:
+        raise TestsuiteError(Problem("not usable JSON: nested too deeply",
+                                     file=str(path))) from None
+
+
+# --------------------------------------------------------------------------------------------
+# YAML limits
+
+
+def check_yaml(text: str, path: Path | str) -> None:
+    """Refuse YAML nested too deeply or expanding to too many nodes, before it is loaded.
+
+    Walks the event stream (which libyaml produces without recursion), counting collection
+    depth and the size of every anchored node, so that each alias counts as the nodes it
+    stands for.
+
+    Raises:
+        TestsuiteError: naming the file and the line where a limit was passed; syntax errors
+            are left to the loader, which reports them with their line.
+    """
+    import yaml
+
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    depth = 0
+    total = 0
+    sizes: dict[str, int] = {}
+    open_nodes: list[tuple[str | None, int]] = []  # (anchor, total when it started)
+    try:
+        for event in yaml.parse(text, Loader=loader):
+            if isinstance(event, yaml.CollectionStartEvent):
+                depth += 1
+                if depth > MAX_YAML_DEPTH:
+                    _too_big(path, event, f"nested more than {MAX_YAML_DEPTH} levels deep")
+                open_nodes.append((event.anchor, total))
+                total += 1
+            elif isinstance(event, yaml.CollectionEndEvent):
+                depth -= 1
+                anchor, start = open_nodes.pop()
+                if anchor is not None:
+                    sizes[anchor] = total - start
+            elif isinstance(event, yaml.ScalarEvent):
+                total += 1
+                if event.anchor is not None:
+                    sizes[event.anchor] = 1
+            elif isinstance(event, yaml.AliasEvent):
+                total += sizes.get(event.anchor or "", 1)
+            if total > MAX_YAML_NODES:
+                _too_big(path, event, f"expands to more than {MAX_YAML_NODES:,} values "
+                         "(aliases repeating aliases)")
+    except yaml.YAMLError:
+        return  # the loader reports the syntax error with its line
+
+
+def _too_big(path: Path | str, event: object, what: str) -> None:
+    mark = getattr(event, "start_mark", None)
+    line = mark.line + 1 if mark is not None else None
+    raise TestsuiteError(Problem(f"refused: the YAML is {what}", file=str(path), line=line))
+
+
+# --------------------------------------------------------------------------------------------
+# Writing
+
+
+def reason(exc: OSError) -> str:
+    """What went wrong with a file operation, in words."""
+    if exc.errno == errno.ENOSPC:
+        return "the disk is full"
+    if exc.errno == errno.EISDIR:
+        return "it is a folder"
+    if exc.errno in (errno.EACCES, errno.EPERM):
+        return "permission denied"
+    if exc.errno == errno.EROFS:
+        return "read-only file system"
+    if exc.errno == errno.ENOTDIR:
+        return "a part of the path is a file, not a folder"
+    return exc.strerror or str(exc)
+
+
+def _umask() -> int:
+    # The umask can only be read by setting it; set it back at once.
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def write_bytes(path: Path, data: bytes, *, inside_of: Path | None = None) -> Path:
+    """Write a file atomically, creating its folder; readers see the old or the new file.
+
+    The new content goes to a temporary file in the same folder, is flushed to disk, and
+    replaces the target in one `os.replace` (atomic on POSIX and Windows). A rewritten file
+    keeps its mode; a new one gets the mode the umask gives to any new file.
+
+    Args:
+        path: The file.
+        data: Its content.
+        inside_of: If given, the folder the user named: `path` must lie inside it.
+
+    Returns:
+        The path written.
+
+    Raises:
+        TestsuiteError: naming the path and the reason when it cannot be written.
+    """
+    path = Path(path)
+    if inside_of is not None:
+        inside(inside_of, path)
+    try:
+        if path.is_dir():
+            raise IsADirectoryError(errno.EISDIR, "Is a directory", str(path))
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            mode = stat.S_IMODE(path.stat().st_mode)
+        except FileNotFoundError:
+            mode = 0o666 & ~_umask()
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except OSError as exc:
+        raise TestsuiteError(Problem(f"cannot write: {reason(exc)}", file=str(path))) from None
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        if isinstance(exc, OSError):
+            raise TestsuiteError(Problem(f"cannot write: {reason(exc)}",
+                                         file=str(path))) from None
+        raise
+    return path
+
+
+def write_text(path: Path, text: str, *, inside_of: Path | None = None) -> Path:
+    """Write a UTF-8 text file atomically (see `write_bytes`)."""
+    return write_bytes(path, text.encode("utf-8"), inside_of=inside_of)
+
+
+# --------------------------------------------------------------------------------------------
+# Locks
+
+
+def lock_path(path: Path) -> Path:
+    """Where the lock of `path` lives: ``.testsuite/<name>.lock`` in the same folder."""
+    return path.parent / LOCK_FOLDER / f"{path.name}.lock"
+
+
+@contextlib.contextmanager
+def lock(path: Path, timeout: float = LOCK_TIMEOUT) -> Iterator[None]:
+    """Hold an exclusive lock for `path` while reading, changing and replacing it.
+
+    The lock file lives in a ``.testsuite/`` folder beside `path`, which gets a
+    ``.gitignore`` of ``*`` so that a suite kept in git never commits a lock. While the lock
+    is held, its file names the holder (user, host, process, since when), which the message
+    of a timed-out wait repeats.
+
+    Raises:
+        TestsuiteError: when the lock is not free within `timeout` seconds, or the folder
+            cannot be written.
+    """
+    from filelock import FileLock, Timeout
+
+    where = lock_path(Path(path))
+    try:
+        where.parent.mkdir(parents=True, exist_ok=True)
+        ignore = where.parent / ".gitignore"
+        if not ignore.exists():
+            ignore.write_text("# locks of testsuite; never commit them\n*\n", encoding="utf-8")
+    except OSError as exc:
+        raise TestsuiteError(Problem(f"cannot lock: {reason(exc)}", file=str(where))) from None
+
+    def sign(fd: int) -> None:
+        with contextlib.suppress(OSError):
+            os.ftruncate(fd, 0)
+            os.write(fd, _holder().encode("utf-8"))
+
+    file_lock = FileLock(where, timeout=timeout, mode=0o666 & ~_umask(),
+                         preserve_lock_file=True, on_acquired=sign)
+    try:
+        file_lock.acquire()
+    except Timeout:
+        holder = ""
+        with contextlib.suppress(OSError, UnicodeDecodeError):
+            holder = where.read_text(encoding="utf-8").strip()
+        raise TestsuiteError(Problem(
+            f"waited {timeout:g} s for the lock, held by {holder or 'another process'}; "
+            f"if no such process is running, delete {where}", file=str(path))) from None
+    except OSError as exc:
+        raise TestsuiteError(Problem(f"cannot lock: {reason(exc)}", file=str(where))) from None
+    try:
+        yield
+    finally:
+        file_lock.release()
+
+
+def _holder() -> str:
+    try:
+        user = getpass.getuser()
+    except Exception:  # no login name in some containers
+        user = "unknown"
+    since = dt.datetime.now().astimezone().replace(microsecond=0).isoformat()
+    return f"{user}@{socket.gethostname()} (process {os.getpid()}, since {since})"
+
+
+# --------------------------------------------------------------------------------------------
+# Paths from names
+
+
+def safe_name(name: str, what: str) -> str:
+    """A name from data (pair, category, system) that may become one file name.
+
+    Raises:
+        TestsuiteError: if it is empty, a path (``/``, ``\\``, ``..``), or holds control
+            characters.
+    """
+    text = str(name)
+    bad = (not text.strip() or text in (".", "..") or any(c in text for c in "/\\\0")
+           or any(ord(c) < 32 or ord(c) == 127 for c in text))
+    if bad:
+        raise TestsuiteError(f"{what} {text!r} cannot be used as a file name (it must be one "
+                             "plain name, without '/', '\\', '..' or control characters)")
+    return text
+
+
+def inside(root: Path, path: Path) -> Path:
+    """Check that `path` lies inside the folder `root` (after resolving links and '..').
+
+    Raises:
+        TestsuiteError: naming both when it does not.
+    """
+    base = Path(root).resolve()
+    target = Path(path).resolve()
+    if target != base and base not in target.parents:
+        raise TestsuiteError(Problem(f"refused to write outside {root}", file=str(path)))
+    return Path(path)
+
+
+def join(root: Path, *names: str, what: str = "name") -> Path:
+    """`root` / each name, each checked by `safe_name`, the result checked by `inside`."""
+    path = Path(root)
+    for name in names:
+        path = path / safe_name(name, what)
+    return inside(root, path)
