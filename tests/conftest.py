@@ -37,3 +37,33 @@ def dfki_dir(data: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
 def _private_cache(tmp_path_factory: pytest.TempPathFactory) -> None:
     """Keep the compiled-regex cache of the tests out of the user's cache folder."""
     os.environ["TESTSUITE_CACHE_DIR"] = str(tmp_path_factory.mktemp("cache"))
+
+
+@pytest.fixture(scope="session")
+def dfki_suite(dfki_dir: Path):
+    """The imported DFKI suite, loaded once per run. Shared: never change it in a test."""
+    from testsuite.loader import load_suite
+
+    return load_suite([dfki_dir])
+
+
+@pytest.fixture(scope="session")
+def wmt(data: Path, dfki_suite):
+    """``wmt(year, pair)`` → the evaluation of that WMT pair-year with the DFKI suite.
+
+    Each pair-year is read and judged once per test run and shared by every test that asks
+    for it (read-only: copy before changing anything). ``year`` is ``"wmt21"`` or ``"wmt22"``.
+    """
+    from testsuite.evaluate import evaluate
+    from testsuite.inputs import load_outputs
+
+    done: dict[tuple[str, str], object] = {}
+
+    def get(year: str, pair: str):
+        key = (year, pair)
+        if key not in done:
+            systems, located = load_outputs(dfki_suite, [data / year / "txt-ts"], pair=pair)
+            done[key] = evaluate(dfki_suite, systems, located=located)
+        return done[key]
+
+    return get
