@@ -116,3 +116,39 @@ def test_plot_command_on_the_samples(tmp_path):
     assert result.exit_code == 0, result.output
     assert sorted(p.name for p in tmp_path.iterdir()) == ["en-de.categories.svg",
                                                           "en-de.phenomena.svg"]
+
+
+#: Names that matplotlib would read as mathtext: one raises, the others draw formulas.
+MATH_NAMES = {"Cat $x^$": "P $\\frac{$", "Cat B": "cost $5 and $6 & <i>"}
+
+
+def hostile_scores(pair: str = "de-en") -> Scores:
+    items = {f"{c[:5]}{k}": (c, p) for c, p in MATH_NAMES.items() for k in range(3)}
+    table = {"S $\\alpha$": "ppfppf", "S2": "pfppfp"}
+    evaluation = make_evaluation(items, table)
+    scores = score(evaluation, make_suite(items))
+    if pair != "de-en":
+        scores.pair = pair
+    return scores
+
+
+@pytest.mark.parametrize("format", ["png", "svg"])
+def test_names_are_text_never_mathtext(tmp_path, format):
+    """Category, phenomenon and system names with $…$ are drawn as they are written."""
+    paths = write_plots(hostile_scores(), tmp_path, format)
+    assert len(paths) == 2
+    if format == "svg":
+        heatmap, categories = (p.read_text(encoding="utf-8") for p in paths)
+        # The literal text is in the SVG (escaped for XML), not a formula.
+        for name in ("P $\\frac{$", "cost $5 and $6 &amp; &lt;i&gt;", "S $\\alpha$"):
+            assert name in heatmap
+        assert "Cat $x^$" in categories and "S $\\alpha$" in categories
+
+
+def test_plots_never_write_outside_the_folder(tmp_path):
+    from testsuite.errors import TestsuiteError
+
+    out = tmp_path / "charts"
+    with pytest.raises(TestsuiteError, match="file name"):
+        write_plots(hostile_scores("../../p"), out, "svg")
+    assert not any(tmp_path.rglob("*.svg"))

@@ -14,9 +14,14 @@ where a figure is drawn, with the Agg backend (no display needed).
 
 from __future__ import annotations
 
+import functools
+import io
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+
+from .tables import AVERAGE_LABELS
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -34,7 +39,13 @@ SYSTEM_COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564
 #: Marker shapes of systems in the PNG/SVG category chart (colours alone repeat after 20).
 SYSTEM_MARKERS = ("o", "s", "^", "D", "v", "P", "X", "<", ">", "h")
 MISSING_COLOUR = "#eeeeee"
-AVERAGE_LABELS = {"micro": "micro-average", "category-macro": "category macro-average"}
+#: Average rows of the category chart (labels as in the paper tables).
+AVERAGE_LEVELS = ("micro", "category-macro")
+#: matplotlib settings for every chart. Names are data, never markup: ``text.parse_math``
+#: off keeps a category or system name with ``$…$`` from being read as mathtext (which
+#: draws it as a formula, or raises on ``$x^$``). It is read when a text is created, so the
+#: figures are built inside these settings, not only saved.
+RC = {"text.parse_math": False, "svg.fonttype": "none", "svg.hashsalt": "testsuite"}
 
 
 def _rgb(colour: str) -> tuple[int, int, int]:
@@ -100,8 +111,8 @@ def dot_rows(scores: Scores) -> list[DotRow]:
     """Category rows, then the micro- and category macro-average."""
     rows = [DotRow(category, "category", items, accuracies, flags)
             for category, _, items, accuracies, flags in _level_rows(scores, "category")]
-    for level, label in AVERAGE_LABELS.items():
-        rows += [DotRow(label, "average", items, accuracies, flags)
+    for level in AVERAGE_LEVELS:
+        rows += [DotRow(AVERAGE_LABELS[level], "average", items, accuracies, flags)
                  for _, _, items, accuracies, flags in _level_rows(scores, level)]
     return rows
 
@@ -140,6 +151,20 @@ def _shorten(text: str, width: int) -> str:
     return text if len(text) <= width else text[:width - 1] + "…"
 
 
+def _with_settings(draw: Callable[[Scores], Figure]) -> Callable[[Scores], Figure]:
+    """Build a figure inside `RC` (texts read ``text.parse_math`` when they are created)."""
+
+    @functools.wraps(draw)
+    def build(scores: Scores) -> Figure:
+        import matplotlib
+
+        with matplotlib.rc_context(RC):
+            return draw(scores)
+
+    return build
+
+
+@_with_settings
 def heatmap_figure(scores: Scores) -> Figure:
     """Phenomenon × system heatmap, each cell labelled with its accuracy in %."""
     from matplotlib.colors import LinearSegmentedColormap
@@ -186,6 +211,7 @@ def heatmap_figure(scores: Scores) -> Figure:
     return figure
 
 
+@_with_settings
 def category_figure(scores: Scores) -> Figure:
     """Dot plot of the accuracy per category: one dot per system, filled if first cluster."""
     from matplotlib.figure import Figure
@@ -243,22 +269,29 @@ def write_plots(scores: Scores, out: Path, format: str) -> list[Path]:
 
     Raises:
         ValueError: for another format.
+        TestsuiteError: when the pair is not a plain file name (``../x``) or a file cannot be
+            written; nothing is written outside `out`.
     """
-    if format not in ("png", "svg"):
-        raise ValueError(f"format must be png or svg, not {format!r}")
     import matplotlib
 
-    matplotlib.use("Agg")
-    out.mkdir(parents=True, exist_ok=True)
+    from ..files import join, write_bytes
+
+    if format not in ("png", "svg"):
+        raise ValueError(f"format must be png or svg, not {format!r}")
+    charts: tuple[tuple[str, Callable[[Scores], Figure]], ...] = (
+        ("phenomena", heatmap_figure), ("categories", category_figure))
+    # Every path is checked before anything is drawn or written.
+    paths = [join(out, f"{scores.pair}.{name}.{format}", what="language pair")
+             for name, _ in charts]
     written = []
-    for name, draw in (("phenomena", heatmap_figure), ("categories", category_figure)):
-        path = out / f"{scores.pair}.{name}.{format}"
-        # svg.fonttype none: labels stay text (searchable, small files), not outlines;
-        # a fixed hash salt and no date keep SVG output byte-stable between runs.
-        with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "testsuite"}):
-            draw(scores).savefig(path, format=format, dpi=150,
-                                 metadata={"Date": None} if format == "svg" else None)
-        written.append(path)
+    for path, (_, draw) in zip(paths, charts, strict=True):
+        buffer = io.BytesIO()
+        # A fixed hash salt and no date keep SVG output byte-stable between runs;
+        # svg.fonttype none: labels stay text (searchable, small files), not outlines.
+        metadata: dict[str, Any] | None = {"Date": None} if format == "svg" else None
+        with matplotlib.rc_context(RC):
+            draw(scores).savefig(buffer, format=format, dpi=150, metadata=metadata)
+        written.append(write_bytes(path, buffer.getvalue(), inside_of=out))
     return written
 
 
