@@ -14,12 +14,13 @@ where a figure is drawn, with the Agg backend (no display needed).
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import io
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from .tables import AVERAGE_LABELS
 
@@ -45,7 +46,8 @@ AVERAGE_LEVELS = ("micro", "category-macro")
 #: off keeps a category or system name with ``$…$`` from being read as mathtext (which
 #: draws it as a formula, or raises on ``$x^$``). It is read when a text is created, so the
 #: figures are built inside these settings, not only saved.
-RC = {"text.parse_math": False, "svg.fonttype": "none", "svg.hashsalt": "testsuite"}
+RC: dict[str, Any] = {"text.parse_math": False, "svg.fonttype": "none",
+                      "svg.hashsalt": "testsuite"}
 
 
 def _rgb(colour: str) -> tuple[int, int, int]:
@@ -151,14 +153,19 @@ def _shorten(text: str, width: int) -> str:
     return text if len(text) <= width else text[:width - 1] + "…"
 
 
+def _settings() -> contextlib.AbstractContextManager[None]:
+    """matplotlib's settings for our charts (`RC`), restored on leaving."""
+    import matplotlib
+
+    return matplotlib.rc_context(cast(Any, RC))
+
+
 def _with_settings(draw: Callable[[Scores], Figure]) -> Callable[[Scores], Figure]:
     """Build a figure inside `RC` (texts read ``text.parse_math`` when they are created)."""
 
     @functools.wraps(draw)
     def build(scores: Scores) -> Figure:
-        import matplotlib
-
-        with matplotlib.rc_context(RC):
+        with _settings():
             return draw(scores)
 
     return build
@@ -272,8 +279,6 @@ def write_plots(scores: Scores, out: Path, format: str) -> list[Path]:
         TestsuiteError: when the pair is not a plain file name (``../x``) or a file cannot be
             written; nothing is written outside `out`.
     """
-    import matplotlib
-
     from ..files import join, write_bytes
 
     if format not in ("png", "svg"):
@@ -289,7 +294,7 @@ def write_plots(scores: Scores, out: Path, format: str) -> list[Path]:
         # A fixed hash salt and no date keep SVG output byte-stable between runs;
         # svg.fonttype none: labels stay text (searchable, small files), not outlines.
         metadata: dict[str, Any] | None = {"Date": None} if format == "svg" else None
-        with matplotlib.rc_context(RC):
+        with _settings():
             draw(scores).savefig(buffer, format=format, dpi=150, metadata=metadata)
         written.append(write_bytes(path, buffer.getvalue(), inside_of=out))
     return written
