@@ -22,23 +22,40 @@ AVERAGE_LABELS = {"micro": "micro-average", "category-macro": "category macro-av
 
 @dataclass(frozen=True)
 class Cell:
-    """One accuracy of one system in one row (None when the row has no value)."""
+    """One accuracy of one system in one row (None when the row has no value).
+
+    Besides what the paper prints (accuracy, bold), a cell carries what the scores know
+    about it for renderers that can show more (the HTML tooltips): passes, the bounds of
+    open warnings, the 95 % interval of the accuracy, the p-value of the row's best against
+    this system and the rank range. Each is None when the scores do not have it.
+    """
 
     accuracy: float | None
     bold: bool = False
     lower: float | None = None
     upper: float | None = None
+    passes: int | None = None
+    ci_low: float | None = None
+    ci_high: float | None = None
+    p_value: float | None = None
+    rank_best: int | None = None
+    rank_worst: int | None = None
 
 
 @dataclass(frozen=True)
 class Row:
-    """A row: its label, kind, item count, one cell per system and the mean over systems."""
+    """A row: its label, kind, item count, one cell per system and the mean over systems.
+
+    ``located`` counts the row's items located before the fairness rule (None when the
+    scores do not say), so ``located - items`` items were left out by it.
+    """
 
     label: str
     kind: RowKind
     items: int
     cells: tuple[Cell, ...]
     average: float | None
+    located: int | None = None
 
 
 @dataclass(frozen=True)
@@ -54,29 +71,55 @@ class PaperTable:
     fair: bool
 
 
-def _row(scores: Scores, level: str, category: str, phenomenon: str, label: str,
-         kind: RowKind) -> Row | None:
-    table = scores.table
-    part = table[(table["level"] == level) & (table["category"] == category)
-                 & (table["phenomenon"] == phenomenon)].set_index("system")
-    if part.empty:
+#: Records of the score table by (level, category, phenomenon), then by system.
+Index = dict[tuple[str, str, str], dict[str, dict[str, Any]]]
+
+
+def _index(scores: Scores) -> Index:
+    """The score table's records grouped by row, read once per table (not once per row)."""
+    index: Index = {}
+    for record in scores.table.to_dict("records"):
+        key = (str(record["level"]), str(record["category"]), str(record["phenomenon"]))
+        index.setdefault(key, {})[str(record["system"])] = record
+    return index
+
+
+def _row(scores: Scores, index: Index, level: str, category: str, phenomenon: str,
+         label: str, kind: RowKind) -> Row | None:
+    records = index.get((level, category, phenomenon))
+    if not records:
         return None
-    records = part.to_dict("index")
-    cells = tuple(Cell(float(records[s]["accuracy"]), bool(records[s]["first_cluster"]),
-                       _number(records[s]["lower"]), _number(records[s]["upper"]))
-                  for s in scores.systems)
+    cells = tuple(_cell(records[s]) if s in records else Cell(None) for s in scores.systems)
     values = [c.accuracy for c in cells if c.accuracy is not None]
-    return Row(label, kind, int(part["items"].iloc[0]), cells,
-               sum(values) / len(values) if values else None)
+    first = next(iter(records.values()))
+    located = _integer(first.get("located"))
+    return Row(label, kind, int(first["items"]), cells,
+               sum(values) / len(values) if values else None, located)
+
+
+def _cell(record: dict[str, Any]) -> Cell:
+    return Cell(float(record["accuracy"]), bool(record["first_cluster"]),
+                _number(record.get("lower")), _number(record.get("upper")),
+                _integer(record.get("passes")), _number(record.get("ci_low")),
+                _number(record.get("ci_high")), _number(record.get("p_value")),
+                _integer(record.get("rank_best")), _integer(record.get("rank_worst")))
 
 
 def _number(value: Any) -> float | None:
+    if value is None:
+        return None
     number = float(value)
     return None if number != number else number  # NaN → None
 
 
-def _averages(scores: Scores, levels: tuple[str, ...]) -> list[Row]:
-    rows = [_row(scores, level, "", "", AVERAGE_LABELS[level], "average") for level in levels]
+def _integer(value: Any) -> int | None:
+    number = _number(value)
+    return None if number is None else int(number)
+
+
+def _averages(scores: Scores, index: Index, levels: tuple[str, ...]) -> list[Row]:
+    rows = [_row(scores, index, level, "", "", AVERAGE_LABELS[level], "average")
+            for level in levels]
     return [r for r in rows if r is not None]
 
 
@@ -90,26 +133,28 @@ def _frame(scores: Scores, title: str, rows: list[Row]) -> PaperTable:
 
 def category_table(scores: Scores) -> PaperTable:
     """Accuracy per category, then the micro- and category macro-average."""
-    categories = scores.table.loc[scores.table["level"] == "category", "category"]
-    rows = [_row(scores, "category", c, "", c, "category") for c in dict.fromkeys(categories)]
+    index = _index(scores)
+    categories = [category for level, category, _ in index if level == "category"]
+    rows = [_row(scores, index, "category", c, "", c, "category") for c in categories]
     rows_kept = [r for r in rows if r is not None]
-    rows_kept += _averages(scores, ("micro", "category-macro"))
+    rows_kept += _averages(scores, index, ("micro", "category-macro"))
     return _frame(scores, f"Accuracy per category ({scores.pair})", rows_kept)
 
 
 def phenomenon_table(scores: Scores) -> PaperTable:
     """Accuracy per phenomenon under a category row, then the averages."""
-    table = scores.table
-    phenomena = table.loc[table["level"] == "phenomenon", ["category", "phenomenon"]]
+    index = _index(scores)
+    phenomena: dict[str, list[str]] = {}
+    for level, category, phenomenon in index:
+        if level == "phenomenon":
+            phenomena.setdefault(category, []).append(phenomenon)
     rows: list[Row | None] = []
-    for category in dict.fromkeys(phenomena["category"]):
-        rows.append(_row(scores, "category", category, "", category, "category"))
-        for phenomenon in dict.fromkeys(phenomena.loc[phenomena["category"] == category,
-                                                      "phenomenon"]):
-            rows.append(_row(scores, "phenomenon", category, phenomenon, phenomenon,
-                             "phenomenon"))
+    for category, names in phenomena.items():
+        rows.append(_row(scores, index, "category", category, "", category, "category"))
+        rows += [_row(scores, index, "phenomenon", category, phenomenon, phenomenon,
+                      "phenomenon") for phenomenon in names]
     kept = [r for r in rows if r is not None]
-    kept += _averages(scores, ("micro", "phenomenon-macro"))
+    kept += _averages(scores, index, ("micro", "phenomenon-macro"))
     return _frame(scores, f"Accuracy per phenomenon ({scores.pair})", kept)
 
 
