@@ -78,7 +78,8 @@ Index = dict[tuple[str, str, str], dict[str, dict[str, Any]]]
 def _index(scores: Scores) -> Index:
     """The score table's records grouped by row, read once per table (not once per row)."""
     index: Index = {}
-    for record in scores.table.to_dict("records"):
+    records: list[dict[str, Any]] = scores.table.to_dict("records")  # type: ignore[assignment]
+    for record in records:
         key = (str(record["level"]), str(record["category"]), str(record["phenomenon"]))
         index.setdefault(key, {})[str(record["system"])] = record
     return index
