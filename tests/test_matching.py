@@ -110,3 +110,31 @@ def test_unreadable_cache_file_is_ignored_and_replaced(tmp_path):
 def test_empty_cache_dir_setting_disables_the_file(monkeypatch):
     monkeypatch.setenv("TESTSUITE_CACHE_DIR", "")
     assert RegexCache.persistent()._path is None
+
+
+SPAN_CASES = [
+    # (rule, output, [(matched text, positive, token)])
+    (HUSBAND, "Then she talks about her husband.", [("husband", True, False)]),
+    (HUSBAND, "Her husband, a kind man, came.", [("husband", True, False),
+                                                  ("man", False, False)]),
+    (HUSBAND, "A man and a guy.", [("man", False, False), ("guy", False, False)]),
+    (HUSBAND, "Then she talks about her partner.", []),
+    # tokens only when neither regex matched (the regex decided here)
+    (BOTH_KINDS, "He borrowed a flash drive, a USB stick.", [("flash drive", True, False)]),
+    (BOTH_KINDS, "A USB stick and a USB stick.", [("USB stick", False, True)] * 2),
+    (TOKENS, "You had to sleep, you should have slept.", [("had to sleep", True, True),
+                                                           ("should have slept", False, True)]),
+    # broken rules, no rule and missing outputs show nothing
+    (Rule("bad", positive_regex="(unclosed"), "(unclosed", []),
+    (None, "anything", []),
+    (HUSBAND, "   ", []),
+    # an empty match counts as a match (no token lookup) but has nothing to show
+    (Rule("e", positive_regex="x*", positive_tokens=("y",)), "y", []),
+]
+
+
+@pytest.mark.parametrize(("rule", "output", "expected"), SPAN_CASES)
+def test_spans_show_what_the_judgement_used(rule, output, expected):
+    spans = CompiledRule(rule, RegexCache()).spans(output)
+    assert sorted((output[s.start:s.end], s.positive, s.token) for s in spans) == \
+        sorted(expected)

@@ -138,6 +138,20 @@ def regex_error(pattern: str) -> str | None:
 
 
 @dataclass(frozen=True, slots=True)
+class Span:
+    """Where a rule matches in an output: characters ``start:end`` (Python indices).
+
+    ``positive`` tells the positive regex or token from the negative one; ``token`` tells a
+    token match (SPEC step 4: only looked for when neither regex matches) from a regex one.
+    """
+
+    start: int
+    end: int
+    positive: bool
+    token: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class Judgement:
     """An outcome and the one-word reason for it."""
 
@@ -210,6 +224,39 @@ class CompiledRule:
         if neg and not pos:
             return Judgement(Outcome.FAIL, kind[1])
         return Judgement(Outcome.WARNING, kind[2] if pos else REASON_NO_MATCH)
+
+
+    def spans(self, output: str) -> list[Span]:
+        """Every match of the rule in an output, to show why it was judged so.
+
+        The same compiled patterns and time limit as `judge`: each non-empty match of the
+        positive and negative regex; if neither regex matches, each occurrence of a
+        positive or negative token. A rule that does not compile, a regex that times out or
+        a missing output gives no spans (the reason of the judgement says why).
+        """
+        if self._broken or not output.strip():
+            return []
+        found: list[Span] = []
+        matched = False  # an empty match counts as a match for `judge`, but shows nothing
+        try:
+            for pattern, positive in ((self._pos, True), (self._neg, False)):
+                if pattern is None:
+                    continue
+                for match in pattern.finditer(output, timeout=self._timeout):
+                    matched = True
+                    if match.end() > match.start():
+                        found.append(Span(match.start(), match.end(), positive))
+        except TimeoutError:
+            return []
+        if matched:
+            return found
+        for tokens, positive in ((self._pos_tokens, True), (self._neg_tokens, False)):
+            for token in tokens:
+                start = output.find(token)
+                while start >= 0:
+                    found.append(Span(start, start + len(token), positive, token=True))
+                    start = output.find(token, start + 1)
+        return found
 
 
 def judge(rule: Rule | None, output: str, timeout: float = DEFAULT_TIMEOUT) -> Judgement:
