@@ -123,13 +123,18 @@ def _level_rows(scores: Scores, level: str
                 ) -> list[tuple[str, str, int, tuple[float | None, ...], tuple[bool, ...]]]:
     table = scores.table
     part = table[table["level"] == level]
+    groups: dict[tuple[str, str], dict[str, tuple[float | None, bool, int]]] = {}
+    for category, phenomenon, system, accuracy, first, items in zip(
+            part["category"].tolist(), part["phenomenon"].tolist(), part["system"].tolist(),
+            part["accuracy"].tolist(), part["first_cluster"].tolist(), part["items"].tolist(),
+            strict=True):
+        groups.setdefault((str(category), str(phenomenon)), {})[str(system)] = (
+            _number(accuracy), bool(first), int(items))
     rows = []
-    for (category, phenomenon), group in part.groupby(["category", "phenomenon"], sort=False):
-        by_system = group.set_index("system")
-        accuracies = tuple(_number(by_system["accuracy"].get(s)) for s in scores.systems)
-        flags = tuple(bool(by_system["first_cluster"].get(s, False)) for s in scores.systems)
-        rows.append((str(category), str(phenomenon), int(group["items"].iloc[0]), accuracies,
-                     flags))
+    for (category, phenomenon), by_system in groups.items():
+        cells = [by_system.get(s, (None, False, 0)) for s in scores.systems]
+        rows.append((category, phenomenon, next(iter(by_system.values()))[2],
+                     tuple(c[0] for c in cells), tuple(c[1] for c in cells)))
     return rows
 
 
