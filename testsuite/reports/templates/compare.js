@@ -1,22 +1,18 @@
-// testsuite comparison page: the row shown in the chart, and the list of changed items.
-// Data: <script type="application/json" id="changes-data"> with columns and rows (see
-// html.comparison_html). Everything from the data is inserted with textContent.
+// testsuite comparison page: sorting, the row shown in the chart, and the list of changed
+// items (filters and sorting over the data, "show more" appends, CSV export, filter state in
+// the address). Data: <script type="application/json" id="changes-data"> with columns and
+// rows (see html_compare.comparison_html). Everything is inserted with textContent.
 (function () {
   "use strict";
+  var TS = window.TS;
   var PAGE = 50;
+  var TARGET = "changes-list";
 
-  function element(tag, className, text) {
-    var node = document.createElement(tag);
-    if (className) node.className = className;
-    if (text !== undefined) node.textContent = text;
-    return node;
-  }
-
-  function option(select, value, text) {
-    var node = element("option", "", text);
-    node.value = value;
-    select.appendChild(node);
-  }
+  document.querySelectorAll("table.sortable").forEach(TS.sortable);
+  document.querySelectorAll("input.show-details").forEach(function (box) {
+    var table = document.getElementById(box.getAttribute("data-for"));
+    box.addEventListener("change", function () { table.classList.toggle("details", box.checked); });
+  });
 
   // The chart shows one table row at a time; hovering a line brings it forward.
   var pick = document.getElementById("chart-row");
@@ -31,8 +27,7 @@
       line.addEventListener("mouseenter", function () {
         svg.classList.add("focus");
         svg.querySelectorAll(".line").forEach(function (other) {
-          other.classList.toggle("on", other.getAttribute("data-system") ===
-            line.getAttribute("data-system"));
+          other.classList.toggle("on", other.getAttribute("data-system") === line.getAttribute("data-system"));
         });
       });
       line.addEventListener("mouseleave", function () { svg.classList.remove("focus"); });
@@ -40,111 +35,209 @@
   }
 
   var source = document.getElementById("changes-data");
-  var root = document.getElementById("changes-list");
+  var root = document.getElementById(TARGET);
   if (!source || !root) return;
   var data = JSON.parse(source.textContent);
   var column = {};
   data.columns.forEach(function (name, i) { column[name] = i; });
+  var hasSource = data.rows.some(function (row) { return row[column.source] !== null; });
   var form = root.querySelector("form.filters");
-  var controls = {
-    system: form.elements.namedItem("system"),
-    change: form.elements.namedItem("change"),
-    category: form.elements.namedItem("category"),
-    search: form.elements.namedItem("search")
-  };
-  var body = root.querySelector("tbody");
+  var names = ["system", "change", "from", "category", "phenomenon", "q"];
+  var controls = {};
+  names.forEach(function (name) { controls[name] = form.elements.namedItem(name); });
+  var table = root.querySelector("table.changes");
+  var body = table.querySelector("tbody");
   var status = root.querySelector(".status");
-  var pager = root.querySelector(".pager");
-  var page = 0;
+  var more = root.querySelector("button.more");
   var matches = [];
+  var shown = 0;
+  var order = null; // [column name, direction]
 
   function distinct(name) {
     var seen = {};
     var values = [];
     data.rows.forEach(function (row) {
       var value = row[column[name]];
-      if (!(value in seen)) { seen[value] = true; values.push(value); }
+      if (value !== null && !(value in seen)) { seen[value] = true; values.push(value); }
     });
     return values;
   }
-  option(controls.system, "", "all systems");
-  distinct("system").forEach(function (v) { option(controls.system, v, v); });
-  option(controls.change, "", "regressed and improved");
-  option(controls.change, "regressed", "regressed (pass → fail)");
-  option(controls.change, "improved", "improved (fail → pass)");
-  option(controls.category, "", "all categories");
-  distinct("category").sort().forEach(function (v) { option(controls.category, v, v); });
+  TS.option(controls.system, "", "all systems");
+  distinct("system").forEach(function (v) { TS.option(controls.system, v, v); });
+  TS.option(controls.change, "", "regressed and improved");
+  TS.option(controls.change, "regressed", "regressed (pass → fail)");
+  TS.option(controls.change, "improved", "improved (fail → pass)");
+  TS.option(controls.from, "", "all runs");
+  distinct("from_run").forEach(function (v, i) { TS.option(controls.from, v, v + " → " + distinct("to_run")[i]); });
+  TS.option(controls.category, "", "all categories");
+  distinct("category").sort().forEach(function (v) { TS.option(controls.category, v, v); });
+  function fillPhenomena() {
+    var keep = controls.phenomenon.value;
+    controls.phenomenon.textContent = "";
+    TS.option(controls.phenomenon, "", "all phenomena");
+    var seen = {};
+    data.rows.forEach(function (row) {
+      var p = row[column.phenomenon];
+      if (seen[p] || (controls.category.value && row[column.category] !== controls.category.value)) return;
+      seen[p] = true;
+      TS.option(controls.phenomenon, p, p);
+    });
+    controls.phenomenon.value = seen[keep] ? keep : "";
+  }
+  fillPhenomena();
+
+  function text(value) { return value === null || value === undefined ? "" : String(value); }
 
   function filter() {
-    var query = controls.search.value.trim().toLowerCase();
+    var query = controls.q.value.trim().toLowerCase();
+    var wanted = { system: controls.system.value, change: controls.change.value, from_run: controls.from.value,
+      category: controls.category.value, phenomenon: controls.phenomenon.value };
     matches = data.rows.filter(function (row) {
-      if (controls.system.value && row[column.system] !== controls.system.value) return false;
-      if (controls.change.value && row[column.change] !== controls.change.value) return false;
-      if (controls.category.value && row[column.category] !== controls.category.value) return false;
-      if (query) {
-        return [row[column.item], row[column.before], row[column.after]].some(function (text) {
-          return String(text === null ? "" : text).toLowerCase().indexOf(query) >= 0;
-        });
+      for (var key in wanted) {
+        if (wanted[key] && row[column[key]] !== wanted[key]) return false;
       }
-      return true;
+      if (!query) return true;
+      return [row[column.item], row[column.source], row[column.before], row[column.after]].some(function (value) {
+        return text(value).toLowerCase().indexOf(query) >= 0;
+      });
     });
-    page = 0;
-    draw();
+    if (order) {
+      var at = column[order[0]];
+      matches.sort(function (a, b) { return text(a[at]) < text(b[at]) ? -order[1] : text(a[at]) > text(b[at]) ? order[1] : 0; });
+    }
+  }
+
+  function row(entry) {
+    var change = entry[column.change];
+    var tr = TS.element("tr", "change " + change);
+    tr.setAttribute("data-system", entry[column.system]);
+    tr.setAttribute("data-change", change);
+    tr.setAttribute("data-item", entry[column.item]);
+    tr.appendChild(TS.element("td", "", entry[column.system]));
+    var item = TS.element("td");
+    item.appendChild(TS.element("code", "id", entry[column.item]));
+    item.appendChild(TS.element("div", "note", entry[column.category] + " › " + entry[column.phenomenon]));
+    tr.appendChild(item);
+    var cell = TS.element("td");
+    cell.appendChild(TS.element("span", "badge " + (change === "regressed" ? "fail" : "pass"), change));
+    cell.appendChild(TS.element("div", "note", entry[column.from_run] + " → " + entry[column.to_run]));
+    tr.appendChild(cell);
+    if (hasSource) tr.appendChild(TS.element("td", "text source", text(entry[column.source])));
+    tr.appendChild(TS.element("td", "text", text(entry[column.before])));
+    tr.appendChild(TS.element("td", "text", text(entry[column.after])));
+    return tr;
+  }
+
+  function showMore() {
+    var fragment = document.createDocumentFragment();
+    var next = matches.slice(shown, shown + PAGE);
+    next.forEach(function (entry) { fragment.appendChild(row(entry)); });
+    body.appendChild(fragment);
+    shown += next.length;
+    var rest = matches.length - shown;
+    more.hidden = rest <= 0;
+    more.textContent = "show " + Math.min(PAGE, rest) + " more (" + TS.number(rest) + " left)";
+    status.textContent = TS.number(matches.length) + " of " + TS.number(data.rows.length) + " changes" +
+      (matches.length ? " (showing " + TS.number(shown) + ")" : "");
   }
 
   function draw() {
-    var pages = Math.max(1, Math.ceil(matches.length / PAGE));
-    page = Math.min(page, pages - 1);
-    var shown = matches.slice(page * PAGE, page * PAGE + PAGE);
     body.textContent = "";
-    shown.forEach(function (row) {
-      var change = row[column.change];
-      var tr = element("tr", "change " + change);
-      tr.setAttribute("data-system", row[column.system]);
-      tr.setAttribute("data-change", change);
-      tr.appendChild(element("td", "", row[column.system]));
-      var item = element("td");
-      item.appendChild(element("code", "id", row[column.item]));
-      item.appendChild(element("div", "note", row[column.category] + " › " + row[column.phenomenon]));
-      tr.appendChild(item);
-      var cell = element("td");
-      cell.appendChild(element("span", "badge " + (change === "regressed" ? "fail" : "pass"), change));
-      cell.appendChild(element("div", "note", row[column.from_run] + " → " + row[column.to_run]));
-      tr.appendChild(cell);
-      tr.appendChild(element("td", "text", row[column.before] === null ? "" : row[column.before]));
-      tr.appendChild(element("td", "text", row[column.after] === null ? "" : row[column.after]));
-      body.appendChild(tr);
-    });
-    if (!shown.length) {
-      var empty = element("tr");
-      var td = element("td", "empty-state", "No changed item matches these filters.");
-      td.colSpan = 5;
+    shown = 0;
+    if (!matches.length) {
+      var empty = TS.element("tr");
+      var td = TS.element("td", "empty-state", "No changed item matches these filters.");
+      td.colSpan = hasSource ? 6 : 5;
       empty.appendChild(td);
       body.appendChild(empty);
     }
-    status.textContent = matches.length.toLocaleString("en") + " of " +
-      data.rows.length.toLocaleString("en") + " changes";
-    pager.textContent = "";
-    [["‹ previous", page - 1, page > 0], ["next ›", page + 1, page + 1 < pages]].forEach(
-      function (spec, i) {
-        var button = element("button", "", spec[0]);
-        button.type = "button";
-        button.disabled = !spec[2];
-        button.addEventListener("click", function () { page = spec[1]; draw(); });
-        if (i === 1) pager.appendChild(element("span", "pageno", "page " + (page + 1) + " of " + pages));
-        pager.appendChild(button);
-      });
+    showMore();
   }
 
-  var timer = null;
-  [controls.system, controls.change, controls.category].forEach(function (control) {
-    control.addEventListener("change", filter);
+  function state() {
+    var result = {};
+    names.forEach(function (name) { result[name] = controls[name].value; });
+    return result;
+  }
+
+  function apply(wanted) {
+    names.forEach(function (name) {
+      if (name === "phenomenon") return;
+      var control = controls[name];
+      var value = wanted[name] || "";
+      if (control.tagName === "SELECT" && !Array.prototype.some.call(control.options, function (o) { return o.value === value; })) value = "";
+      control.value = value;
+    });
+    fillPhenomena();
+    controls.phenomenon.value = wanted.phenomenon || "";
+    if (controls.phenomenon.value !== (wanted.phenomenon || "")) controls.phenomenon.value = "";
+    filter();
+    draw();
+  }
+
+  function changed(push) {
+    filter();
+    draw();
+    TS.record(TS.stateHash(TARGET, state()), push);
+  }
+
+  // Sorting the list sorts the data (not only the rows shown).
+  table.querySelectorAll("thead th").forEach(function (th, i) {
+    var button = th.querySelector("button.sort");
+    if (!button) return;
+    var key = ["system", "item", "change"][i];
+    button.addEventListener("click", function () {
+      var direction = order && order[0] === key ? -order[1] : 1;
+      order = [key, direction];
+      table.querySelectorAll("thead th").forEach(function (other) { other.setAttribute("aria-sort", "none"); });
+      th.setAttribute("aria-sort", direction > 0 ? "ascending" : "descending");
+      filter();
+      draw();
+    });
   });
-  controls.search.addEventListener("input", function () {
-    clearTimeout(timer);
-    timer = setTimeout(filter, 150);
+
+  controls.category.addEventListener("change", function () { fillPhenomena(); changed(true); });
+  ["system", "change", "from", "phenomenon"].forEach(function (name) {
+    controls[name].addEventListener("change", function () { changed(true); });
   });
+  controls.q.addEventListener("input", TS.debounce(function () { changed(false); }, 200));
   form.addEventListener("submit", function (event) { event.preventDefault(); });
-  form.addEventListener("reset", function () { setTimeout(filter, 0); });
-  filter();
+  form.addEventListener("reset", function (event) {
+    event.preventDefault();
+    apply({});
+    TS.record(TS.stateHash(TARGET, state()), true);
+  });
+  more.addEventListener("click", showMore);
+  form.elements.namedItem("csv").addEventListener("click", function () {
+    var header = data.columns.filter(function (name) { return name !== "source" || hasSource; });
+    TS.download("testsuite-changes.csv", TS.csv(header, matches.map(function (entry) {
+      return header.map(function (name) { return entry[column[name]]; });
+    })));
+  });
+
+  // Links to a view of the list (the counts above it), Back/Forward and permalinks.
+  document.addEventListener("click", function (event) {
+    var link = event.target.closest("a[href^='#']");
+    if (!link || event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0) return;
+    var parsed = TS.readState(link.getAttribute("href"));
+    if (!parsed || parsed.target !== TARGET) return;
+    event.preventDefault();
+    apply(parsed.state);
+    TS.record(TS.stateHash(TARGET, state()), true);
+    root.scrollIntoView();
+  });
+  window.addEventListener("popstate", function (event) {
+    var parsed = TS.readState();
+    if (parsed && parsed.target === TARGET) apply(parsed.state);
+    else if (!location.hash) apply({});
+    if (event.state && typeof event.state.scrollY === "number") window.scrollTo(0, event.state.scrollY);
+  });
+  var initial = TS.readState();
+  if (initial && initial.target === TARGET) {
+    apply(initial.state);
+    root.scrollIntoView();
+  } else {
+    filter();
+    draw();
+  }
 })();

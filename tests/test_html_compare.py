@@ -1,0 +1,166 @@
+"""The year-over-year comparison page, WMT21 → WMT22 de-en (runs built in memory), in Chromium.
+
+At least what the terminal shows: every change with its p-value, best against earlier best,
+regressed and improved counts per system (linked to their items), filterable changed items
+with their source when the comparison has it, CSV of the filtered list, the address as the
+filter state. Expected values come from the `Comparison` directly.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from testsuite.compare import Comparison, compare
+from testsuite.reports.html import comparison_html
+from testsuite.runs import Run
+
+from .browser import Chromium, Tab, chromium_fixture
+
+pytestmark = pytest.mark.realdata
+
+
+@pytest.fixture(scope="module")
+def comparison(wmt, tmp_path_factory: pytest.TempPathFactory) -> Comparison:
+    folder = tmp_path_factory.mktemp("runs")
+    runs = [Run("wmt22", "wmt22", 2022, folder, wmt("wmt22", "de-en")),
+            Run("wmt21", "wmt21", 2021, folder, wmt("wmt21", "de-en"))]
+    return compare(runs, "de-en")
+
+
+@pytest.fixture(scope="module")
+def page_file(comparison: Comparison, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("compare") / "compare.html"
+    path.write_text(comparison_html(comparison), encoding="utf-8")
+    return path
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    yield from chromium_fixture()
+
+
+@pytest.fixture()
+def tab(chromium: Chromium, page_file: Path):
+    opened = chromium.tab()
+    opened.page.goto(page_file.as_uri())
+    opened.page.wait_for_selector("#changes-list tbody tr")
+    yield opened
+    opened.close()
+    assert opened.errors == []
+    assert opened.external(page_file) == []
+
+
+def test_table_shows_every_change_with_its_p_value(tab: Tab, comparison: Comparison):
+    page = tab.page
+    assert "wmt21 → wmt22" in page.title()
+    assert page.locator("meta[name=viewport]").count() == 1
+    heads = page.locator("#comparison thead tr").first.locator("th[colspan]")
+    assert heads.all_inner_texts() == comparison.systems
+    table = comparison.table
+    significant = table["significant"].fillna(False).astype(bool)
+    assert page.locator("#comparison td.changed").count() == int(significant.sum())
+    # Under each later run: the change in points and its p-value, as the table has them.
+    later = table[table["delta"].notna()]
+    extras = page.locator("#comparison td .extra").all_inner_texts()
+    assert len(extras) == len(later)
+    micro = later[(later["level"] == "micro")].set_index("system")
+    row = page.locator("#comparison tr", has=page.locator("th", has_text="micro-average"))
+    cells = row.locator("td.acc").evaluate_all("cells => cells.map(c => c.textContent)")
+    for index, system in enumerate(comparison.systems):
+        text = cells[2 * index + 1]
+        record = micro.loc[system]
+        assert f"{100 * record['delta']:+.1f} · p {record['p_value']:.2g}" in text
+    # Hidden on request, and back.
+    page.locator("input.show-details").uncheck()
+    assert page.locator("#comparison td .extra").first.is_hidden()
+
+
+def test_best_and_per_system_counts(tab: Tab, comparison: Comparison):
+    page = tab.page
+    best = page.locator("#best-systems tbody tr").all_inner_texts()
+    assert len(best) == len(comparison.best)
+    last = comparison.best.iloc[-1]
+    assert last["system"] in best[-1] and f"{last['p_value']:.3g}" in best[-1]
+    changes = comparison.changes
+    summary = page.locator("#change-summary tbody tr").evaluate_all(
+        "rows => rows.map(r => Array.from(r.cells).map(c => c.textContent))")
+    for system, runs, regressed, improved, net in summary:
+        part = changes[changes["system"] == system]
+        assert int(regressed) == int((part["change"] == "regressed").sum())
+        assert int(improved) == int((part["change"] == "improved").sum())
+        assert int(net) == int(improved) - int(regressed)
+        assert runs == "wmt21 → wmt22"
+    # A count opens its items.
+    system = summary[0][0]
+    page.locator("#change-summary tbody tr").first.locator("td").nth(1).locator("a").click()
+    expected = changes[(changes["system"] == system) & (changes["change"] == "regressed")]
+    assert page.locator("#changes-list .status").inner_text().startswith(
+        f"{len(expected):,} of {len(changes):,} changes")
+    assert "system=" in page.url and "change=regressed" in page.url
+
+
+def test_changed_items_filter_sort_and_export(tab: Tab, comparison: Comparison,
+                                              chromium: Chromium, page_file: Path):
+    page = tab.page
+    listing = page.locator("#changes-list")
+    changes = comparison.changes
+    listing.locator("select[name=system]").select_option("Online-B")
+    listing.locator("select[name=change]").select_option("regressed")
+    expected = changes[(changes["system"] == "Online-B") & (changes["change"] == "regressed")]
+    assert listing.locator(".status").inner_text().startswith(
+        f"{len(expected)} of {len(changes):,} changes")
+    shown = listing.locator("tbody tr").evaluate_all(
+        "rows => rows.map(r => [r.dataset.system, r.dataset.change])")
+    assert shown == [["Online-B", "regressed"]] * min(len(expected), 50)
+    # By phenomenon, and by text (outputs, and the source when the comparison has it).
+    phenomenon = str(expected["phenomenon"].iloc[0])
+    listing.locator("select[name=phenomenon]").select_option(phenomenon)
+    narrowed = expected[expected["phenomenon"] == phenomenon]
+    assert listing.locator(".status").inner_text().startswith(f"{len(narrowed)} of")
+    word = str(narrowed["after"].iloc[0]).split()[0]
+    listing.locator("input[name=q]").fill(word)
+    page.wait_for_function("() => location.hash.includes('q=')")
+    columns = [c for c in ("item", "source", "before", "after") if c in narrowed.columns]
+    hits = narrowed[narrowed[columns].astype(str).apply(
+        lambda r: any(word.lower() in v.lower() for v in r), axis=1)]
+    assert listing.locator(".status").inner_text().startswith(f"{len(hits)} of")
+    # The permalink reopens the same list.
+    other = chromium.tab()
+    try:
+        other.page.goto(page.url)
+        other.page.wait_for_selector("#changes-list tbody tr")
+        assert other.page.locator("#changes-list .status").inner_text() == \
+            listing.locator(".status").inner_text()
+        assert other.errors == []
+    finally:
+        other.close()
+    # CSV of the filtered list, neutralised.
+    with page.expect_download() as download:
+        listing.locator("button[name=csv]").click()
+    rows = list(csv.reader(io.StringIO(Path(download.value.path()).read_text(
+        encoding="utf-8-sig"))))
+    assert len(rows) - 1 == len(hits)
+    assert rows[0][:3] == ["system", "item", "category"]
+    for row in rows[1:]:
+        assert not re.match(r"[=+\-@\t\r]", row[-1]) or row[-1].startswith("'")
+    # Sorting sorts the data, not only the rows shown.
+    listing.locator("button[name=reset]").click()
+    listing.locator("thead th").nth(1).locator("button").click()
+    items = listing.locator("tbody tr").evaluate_all("rows => rows.map(r => r.dataset.item)")
+    assert items == sorted(changes["item"].astype(str))[:50]
+
+
+def test_sources_and_systems_not_compared_when_known(comparison: Comparison):
+    """With the comparison's `source` column and `not_compared` (issue #10) the page has both."""
+    html = comparison_html(comparison)
+    if "source" in comparison.changes.columns:
+        assert "<th scope=\"col\">source</th>" in html
+    not_compared: Any = getattr(comparison, "not_compared", None)
+    for name in not_compared or []:
+        assert name in html

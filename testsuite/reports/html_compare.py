@@ -1,0 +1,166 @@
+"""The year-over-year comparison as a self-contained HTML page.
+
+At least what the terminal shows (`compare_render.print_comparison`): accuracy per system
+and run with every change, its p-value and significance; each run's best system against
+the best of the earlier runs; per system the items that regressed and improved; the
+changed items themselves (filterable, with their source, exportable as CSV); the systems
+not compared, named; the notes and the signature. Plus a slope chart of one row at a time.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any
+
+from .. import __version__
+from .html_common import COMMON_JS, asset, environment, json_script
+from .plots import system_colour
+from .render import percent
+from .tables import AVERAGE_LABELS
+
+if TYPE_CHECKING:
+    from ..compare import Comparison
+
+#: Columns of the changed items in the page's JSON, in order.
+CHANGE_COLUMNS = ("system", "item", "category", "phenomenon", "from_run", "to_run", "change",
+                  "source", "before", "after")
+
+
+def comparison_html(comparison: Comparison, title: str | None = None) -> str:
+    """The year-over-year comparison as a self-contained HTML page.
+
+    Args:
+        comparison: The comparison of runs on one pair.
+        title: Title of the page; by default it names pair, runs and items.
+
+    Returns:
+        The page as text.
+    """
+    from .compare_render import comparison_json
+
+    if title is None:
+        title = (f"Year over year ({comparison.pair}): {' → '.join(comparison.runs)}, "
+                 f"{len(comparison.systems)} systems on {comparison.items:,} items")
+    cells = {(str(r["level"]), str(r["category"]), str(r["system"]), str(r["run"])):
+             _clean_record(r) for r in comparison.table.to_dict("records")}
+    rows = _comparison_rows(comparison)
+    plain = comparison_json(comparison)
+    fields = signature_fields(comparison.signature)
+    changes = comparison.changes
+    template = environment().get_template("compare.html.j2")
+    return template.render(
+        title=title, c=comparison, rows=rows, cells=cells, best=plain["best"],
+        test=fields.get("test"), alpha=fields.get("alpha"),
+        signature=str(comparison.signature), not_compared=_not_compared(comparison),
+        summary=_change_summary(comparison), chart=_slope_chart(comparison, rows, cells),
+        chart_default=next(r["key"] for r in rows if r["level"] == "micro"),
+        has_source="source" in changes.columns,
+        changes=json_script({"columns": list(CHANGE_COLUMNS),
+                             "rows": [[_plain(r.get(k)) for k in CHANGE_COLUMNS]
+                                      for r in plain["changes"]]}),
+        version=__version__, css=asset("report.css"), js=asset(*COMMON_JS, "compare.js"))
+
+
+def signature_fields(signature: Any) -> dict[str, str]:
+    """The named parts of a signature object (``signature.fields``); none for a plain string.
+
+    The signature's text is never parsed back: a string signature (before issue #10's
+    signature object) simply has no fields to show.
+    """
+    fields = getattr(signature, "fields", None)
+    return {str(k): str(v) for k, v in fields.items()} if fields else {}
+
+
+def _not_compared(comparison: Comparison) -> list[str]:
+    """The systems left out because they are not in every run (names, when known)."""
+    return [str(name) for name in getattr(comparison, "not_compared", None) or []]
+
+
+def _plain(value: Any) -> Any:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return None
+    return value if isinstance(value, int | float | bool) else str(value)
+
+
+def _clean_record(record: dict[Any, Any]) -> dict[str, Any]:
+    return {str(k): _plain(v) for k, v in record.items()}
+
+
+def _comparison_rows(comparison: Comparison) -> list[dict[str, str]]:
+    table = comparison.table
+    categories = dict.fromkeys(table.loc[table["level"] == "category", "category"])
+    rows = [{"level": "category", "category": str(c), "label": str(c)} for c in categories]
+    rows += [{"level": level, "category": "", "label": label}
+             for level, label in AVERAGE_LABELS.items()
+             if level in set(table["level"])]
+    for index, row in enumerate(rows):
+        row["key"] = f"r{index}"
+    return rows
+
+
+def _change_summary(comparison: Comparison) -> list[dict[str, Any]]:
+    changes = comparison.changes
+    summary = []
+    for (system, before, after), part in changes.groupby(["system", "from_run", "to_run"],
+                                                         sort=False):
+        counts = part["change"].value_counts()
+        summary.append({"system": system, "from": before, "to": after,
+                        "regressed": int(counts.get("regressed", 0)),
+                        "improved": int(counts.get("improved", 0))})
+    return summary
+
+
+def _slope_chart(comparison: Comparison, rows: list[dict[str, str]],
+                 cells: dict[tuple[str, str, str, str], dict[str, Any]]) -> dict[str, Any]:
+    """Each system's accuracy per run, one chart per table row (the page shows one)."""
+    left, right, top, bottom = 60, 520, 20, 300
+    runs = comparison.runs
+    step = (right - left) / max(len(runs) - 1, 1)
+    charts = []
+    for row in rows:
+        values = [cells[(row["level"], row["category"], s, r)]["accuracy"]
+                  for s in comparison.systems for r in runs]
+        # The axis spans the tens around the values, with 2 points of room below.
+        low = max(0, int(100 * min(values) - 2) // 10 * 10)
+        high = max(min(100, math.ceil(100 * max(values) / 10) * 10), low + 10)
+
+        def y(accuracy: float, low: int = low, high: int = high) -> float:
+            return round(bottom - (100 * accuracy - low) / (high - low) * (bottom - top), 1)
+
+        lines = []
+        for index, system in enumerate(comparison.systems):
+            points = []
+            for position, run in enumerate(runs):
+                record = cells[(row["level"], row["category"], system, run)]
+                mark = ("up" if record.get("significant") and record["delta"] > 0 else
+                        "down" if record.get("significant") else "")
+                points.append({"x": round(left + step * position, 1),
+                               "y": y(record["accuracy"]), "mark": mark,
+                               "label": f"{system}, {run}: {percent(record['accuracy'])} %"
+                               + (f" ({100 * record['delta']:+.1f}, significant)" if mark
+                                  else "")})
+            lines.append({"system": system, "colour": system_colour(index), "points": points})
+        _dodge(lines, bottom)
+        charts.append({"key": row["key"], "label": row["label"], "lines": lines,
+                       "ticks": [{"y": y(t / 100), "label": str(t)}
+                                 for t in range(low, high + 1, 10)]})
+    return {"width": right + 170, "height": bottom + 40, "left": left, "right": right,
+            "top": top, "bottom": bottom, "runs": [{"x": round(left + step * i, 1), "label": r}
+                                                   for i, r in enumerate(runs)],
+            "charts": charts}
+
+
+def _dodge(lines: list[dict[str, Any]], bottom: float, gap: float = 13) -> None:
+    """Place the system names at the line ends without overlapping (at least `gap` apart)."""
+    ordered = sorted(lines, key=lambda line: line["points"][-1]["y"])
+    previous = -gap
+    for line in ordered:
+        line["label_y"] = max(line["points"][-1]["y"], previous + gap)
+        previous = line["label_y"]
+    overflow = previous - (bottom + 10)
+    if overflow > 0:  # pushed below the chart: shift the whole column up
+        for line in ordered:
+            line["label_y"] -= overflow
+
+
+__all__ = ["CHANGE_COLUMNS", "comparison_html", "signature_fields"]

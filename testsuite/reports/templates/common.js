@@ -1,0 +1,157 @@
+// testsuite HTML pages: helpers shared by the score report and the comparison page.
+// Everything from the data is inserted with textContent (never as markup); CSV cells are
+// neutralised against formula injection; the filter state lives in the address.
+(function () {
+  "use strict";
+  var TS = {};
+
+  TS.element = function (tag, className, text) {
+    var node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined && text !== null) node.textContent = text;
+    return node;
+  };
+
+  TS.option = function (select, value, text) {
+    var node = TS.element("option", "", text);
+    node.value = value;
+    select.appendChild(node);
+    return node;
+  };
+
+  // Call `action` once typing has paused for `wait` ms.
+  TS.debounce = function (action, wait) {
+    var timer = null;
+    return function () {
+      clearTimeout(timer);
+      timer = setTimeout(action, wait);
+    };
+  };
+
+  TS.number = function (value) { return value.toLocaleString("en"); };
+
+  TS.percent = function (value, digits) {
+    return value === null || value === undefined ? "–" : (100 * value).toFixed(digits === undefined ? 1 : digits);
+  };
+
+  // ---- CSV (RFC 4180), with cells neutralised as OWASP recommends against formula
+  // injection: a cell starting with = + - @ tab or carriage return gets a leading '.
+  TS.csvCell = function (value) {
+    var text = value === null || value === undefined ? "" : String(value);
+    if (/^[=+\-@\t\r]/.test(text)) text = "'" + text;
+    return '"' + text.replace(/"/g, '""') + '"';
+  };
+
+  TS.csv = function (header, rows) {
+    return [header].concat(rows).map(function (row) {
+      return row.map(TS.csvCell).join(",");
+    }).join("\r\n") + "\r\n";
+  };
+
+  // Save text as a file (a blob URL made in the page: no network).
+  TS.download = function (name, text, type) {
+    var blob = new Blob(["\ufeff" + text], { type: type || "text/csv;charset=utf-8" });
+    var link = TS.element("a");
+    link.href = URL.createObjectURL(blob);
+    link.download = name;
+    document.body.appendChild(link);
+    link.click();
+    setTimeout(function () { URL.revokeObjectURL(link.href); link.remove(); }, 0);
+  };
+
+  // ---- The filter state in the address: #<target>?name=value&… (names, not indices).
+  TS.readState = function (hash) {
+    var text = (hash === undefined ? location.hash : hash).replace(/^#/, "");
+    var at = text.indexOf("?");
+    if (at < 0) return null;
+    var state = {};
+    new URLSearchParams(text.slice(at + 1)).forEach(function (value, key) { state[key] = value; });
+    return { target: decodeURIComponent(text.slice(0, at)), state: state };
+  };
+
+  TS.stateHash = function (target, state) {
+    var query = new URLSearchParams();
+    Object.keys(state).forEach(function (key) {
+      if (state[key] !== "" && state[key] !== null && state[key] !== undefined) query.set(key, state[key]);
+    });
+    return "#" + target + "?" + query.toString().replace(/\+/g, "%20");
+  };
+
+  // Record a view: a new history entry (push) or the current one (replace). The entry left
+  // behind keeps its scroll position, so Back returns to where the reader was.
+  TS.record = function (hash, push) {
+    if (hash === location.hash) return;
+    if (push) {
+      history.replaceState({ scrollY: window.scrollY }, "", location.href);
+      history.pushState({ scrollY: null }, "", hash);
+    } else {
+      history.replaceState(history.state, "", hash);
+    }
+  };
+
+  // ---- Sortable tables: a click on a column head's button sorts by that column, again
+  // reverses. Rows keep their groups: a tbody, or a category row with the rows under it
+  // (table.grouped); average rows stay last. Values: the cell's data-v, else its number.
+  function cellValue(row, column) {
+    var cell = row.children[column];
+    if (!cell) return null;
+    var raw = cell.hasAttribute("data-v") ? cell.getAttribute("data-v") : cell.textContent;
+    var value = parseFloat(String(raw).replace(/,/g, ""));
+    return isNaN(value) ? String(raw).trim().toLowerCase() : value;
+  }
+
+  function compare(a, b, direction) {
+    if (a === b) return 0;
+    if (a === null || a === "–" || a === "") return 1;
+    if (b === null || b === "–" || b === "") return -1;
+    if (typeof a !== typeof b) return typeof a === "number" ? -1 : 1;
+    return (a < b ? -1 : 1) * direction;
+  }
+
+  TS.sortTable = function (table, column, direction) {
+    var grouped = table.classList.contains("grouped");
+    Array.prototype.forEach.call(table.tBodies, function (body) {
+      var rows = Array.prototype.slice.call(body.rows);
+      var fixedTop = rows.filter(function (r) { return r.classList.contains("group"); });
+      var fixedEnd = rows.filter(function (r) { return r.classList.contains("average"); });
+      var movable = rows.filter(function (r) { return fixedTop.indexOf(r) < 0 && fixedEnd.indexOf(r) < 0; });
+      var groups = [];
+      movable.forEach(function (row) {
+        if (!grouped || row.classList.contains("category") || !groups.length) groups.push({ head: row, rows: [] });
+        else groups[groups.length - 1].rows.push(row);
+      });
+      var order = function (a, b) { return compare(cellValue(a, column), cellValue(b, column), direction); };
+      groups.sort(function (a, b) { return order(a.head, b.head); });
+      var fragment = document.createDocumentFragment();
+      fixedTop.forEach(function (r) { fragment.appendChild(r); });
+      groups.forEach(function (group) {
+        fragment.appendChild(group.head);
+        group.rows.sort(order).forEach(function (r) { fragment.appendChild(r); });
+      });
+      fixedEnd.forEach(function (r) { fragment.appendChild(r); });
+      body.appendChild(fragment);
+    });
+    var heads = table.tHead.rows[table.tHead.rows.length - 1].cells;
+    Array.prototype.forEach.call(heads, function (th, i) {
+      th.setAttribute("aria-sort", i === column ? (direction > 0 ? "ascending" : "descending") : "none");
+    });
+  };
+
+  TS.sortable = function (table) {
+    var heads = table.tHead.rows[table.tHead.rows.length - 1].cells;
+    Array.prototype.forEach.call(heads, function (th, column) {
+      var button = th.querySelector("button.sort");
+      if (!button) return;
+      button.addEventListener("click", function (event) {
+        event.stopPropagation();
+        var current = th.getAttribute("aria-sort");
+        // Names sort A→Z first; numbers highest first.
+        var first = column === 0 ? 1 : -1;
+        var direction = current === "none" || !current ? first : (current === "ascending" ? -1 : 1);
+        TS.sortTable(table, column, direction);
+      });
+    });
+  };
+
+  window.TS = TS;
+})();
