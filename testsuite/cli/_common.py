@@ -111,7 +111,7 @@ def _only_pair(pairs: list[str]) -> str:
 
 def _run_evaluation(outputs: list[Path], pair: str | None, source: Path | None,
                     ids: Path | None, suite: list[Path] | None, timeout: float, encoding: str,
-                    quiet: bool) -> Any:
+                    quiet: bool, regex_cache: Any = None) -> Any:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
     from ..evaluate import evaluate as run_evaluate
@@ -126,5 +126,6 @@ def _run_evaluation(outputs: list[Path], pair: str | None, source: Path | None,
                   transient=True) as bar:
         task = bar.add_task("evaluating", total=total)
         evaluation = run_evaluate(loaded, systems, timeout=timeout, located=located,
-                                  progress=lambda n: bar.advance(task, n))
+                                  progress=lambda n: bar.advance(task, n),
+                                  regex_cache=regex_cache)
     return loaded, evaluation

@@ -204,6 +204,9 @@ def report(
         "--fair/--no-fair", help="Fairness rule (the published method).")] = True,
     test: Annotated[str, typer.Option(help="ztest (default) or paired.")] = "ztest",
     alpha: Annotated[float, typer.Option(help="One-tailed significance level.")] = 0.05,
+    clusters: Annotated[bool, typer.Option(
+        "--clusters", help="Also compute full clusters and rank ranges (shown in the tables' "
+        "tooltips and details).")] = False,
     title: Annotated[str | None, typer.Option(help="Title of the report.",
                                               show_default=False)] = None,
     quiet: QuietOption = False,
@@ -211,17 +214,22 @@ def report(
     """Write an offline HTML report: tables, heatmap, charts and every output, filterable."""
     from ..errors import TestsuiteError
     from ..files import write_text
+    from ..matching import RegexCache
     from ..reports.html import html_report
     from ..scores import ScoreOptions
     from ..scores import score as run_score
 
     if test not in ("ztest", "paired"):
         raise TestsuiteError(f"--test must be ztest or paired, not {test!r}")
-    options = ScoreOptions(fair=fair, test=test, alpha=alpha)  # type: ignore[arg-type]
-    loaded, evaluation = _run_evaluation(outputs, pair, source, ids, suite, 1.0, "utf-8", quiet)
+    options = ScoreOptions(fair=fair, test=test, alpha=alpha,  # type: ignore[arg-type]
+                           clusters=clusters)
+    # One compiled-pattern cache for judging and for the report's matched spans.
+    cache = RegexCache.persistent()
+    loaded, evaluation = _run_evaluation(outputs, pair, source, ids, suite, 1.0, "utf-8", quiet,
+                                         regex_cache=cache)
     pairs = list(dict.fromkeys(evaluation.results["pair"].astype(str)))
     scores = [run_score(evaluation, loaded, p, options) for p in pairs]
-    write_text(html, html_report(scores, evaluation, loaded, title=title))
+    write_text(html, html_report(scores, evaluation, loaded, title=title, cache=cache))
     _console().print(f"wrote the report to {html}")
 
 @app.command(rich_help_panel="Evaluate and score")
