@@ -8,7 +8,6 @@ default VERSION0 flags it follows `re` semantics, which the DFKI rules were writ
 from __future__ import annotations
 
 import contextlib
-import os
 import pickle
 import sys
 from dataclasses import dataclass
@@ -17,6 +16,8 @@ from typing import Any
 
 import regex
 
+from .cache import cache_dir, trusted
+from .errors import TestsuiteError
 from .files import write_bytes
 from .model import Outcome, Rule
 
@@ -73,6 +74,8 @@ class RegexCache:
 
     @staticmethod
     def _load(path: Path) -> dict[str, Any]:
+        if not trusted(path):  # a pickle others can write could run their code
+            return {}
         try:
             with path.open("rb") as handle:
                 stored = pickle.load(handle)  # noqa: S301 - the user's own cache file
@@ -117,19 +120,11 @@ class RegexCache:
         merged = {**self._stored, **self._compiled}
         if len(merged) > MAX_CACHED:
             merged = dict(self._compiled)
-        with contextlib.suppress(OSError):
-            write_bytes(self._path, pickle.dumps(merged, protocol=pickle.HIGHEST_PROTOCOL))
+        with contextlib.suppress(OSError, TestsuiteError):
+            self._path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            write_bytes(self._path, pickle.dumps(merged, protocol=pickle.HIGHEST_PROTOCOL),
+                        private=True)
             self._stored, self._new = merged, 0
-
-
-def cache_dir() -> Path | None:
-    """Folder for caches: $TESTSUITE_CACHE_DIR, else $XDG_CACHE_HOME/testsuite, else
-    ~/.cache/testsuite. Setting TESTSUITE_CACHE_DIR to an empty string disables caching."""
-    configured = os.environ.get("TESTSUITE_CACHE_DIR")
-    if configured is not None:
-        return Path(configured) if configured else None
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "testsuite"
 
 
 def regex_error(pattern: str) -> str | None:
