@@ -165,6 +165,12 @@ def compare(runs: Sequence[Run], pair: str, options: CompareOptions | None = Non
     mapping = {canonical(k): v for k, v in options.mapping}
     notes: list[str] = []
 
+    normalisations = {run.evaluation.normalise for run in ordered}
+    if len(normalisations) > 1:
+        raise TestsuiteError("the runs were matched under different normalisations ("
+                             + ", ".join(sorted(n or "none" for n in normalisations))
+                             + "): their numbers are not comparable")
+    normalise = normalisations.pop()
     matrices: dict[str, OutcomeMatrix] = {}
     names: dict[str, dict[str, str]] = {}
     for label, run in zip(labels, ordered, strict=True):
@@ -237,7 +243,8 @@ def compare(runs: Sequence[Run], pair: str, options: CompareOptions | None = Non
         not_compared=not_compared, notes=notes,
         signature=Signature.of(
             ("testsuite", __version__), ("pair", pair), ("runs", ",".join(labels)),
-            ("test", options.test), ("macro", options.macro), ("alpha", f"{options.alpha:g}"),
+            ("test", options.test), ("macro", options.macro), ("norm", normalise),
+            ("alpha", f"{options.alpha:g}"),
             ("bootstrap", f"{options.resamples}@{options.seed}"
              if options.macro == "bootstrap" else None),
             ("categories", ",".join(options.categories) if options.categories else None),

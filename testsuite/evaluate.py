@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from .matching import DEFAULT_TIMEOUT, CompiledRule, RegexCache
 from .model import Outcome, Suite
+from .normalise import Profile
 from .outputs.checks import NotTranslated, identical_systems, not_translated
 from .outputs.model import Located, SystemOutputs
 
@@ -35,17 +36,21 @@ class Evaluation:
         identical: Groups of evaluated systems with identical outputs on every item.
         located: For WMT inputs, where the items were found, per language pair.
         inputs: The system outputs evaluated, left-out systems included (for saving runs).
+        normalise: The typographic normalisation outputs were matched under (its name), or
+            None: the published method.
     """
 
     def __init__(self, results: pd.DataFrame | Mapping[str, Sequence[str]],
                  systems: list[str] | None = None, excluded: list[NotTranslated] | None = None,
                  identical: list[tuple[str, ...]] | None = None,
                  located: dict[str, Located] | None = None,
-                 inputs: list[SystemOutputs] | None = None) -> None:
+                 inputs: list[SystemOutputs] | None = None,
+                 normalise: str | None = None) -> None:
         """Args:
             results: The outcomes: a DataFrame with the columns `COLUMNS`, or the columns
                 themselves (one sequence of text per column name).
-            systems, excluded, identical, located, inputs: See the class attributes.
+            systems, excluded, identical, located, inputs, normalise: See the class
+                attributes.
         """
         if isinstance(results, Mapping):
             self._columns: dict[str, Sequence[str]] | None = {
@@ -58,6 +63,7 @@ class Evaluation:
         self.identical = list(identical or [])
         self.located = dict(located or {})
         self.inputs = list(inputs or [])
+        self.normalise = normalise
 
     @property
     def results(self) -> pd.DataFrame:
@@ -116,6 +122,7 @@ def evaluate(
     progress: Callable[[int], None] | None = None,
     regex_cache: RegexCache | None = None,
     known: Mapping[tuple[str, str, str], tuple[str, str]] | None = None,
+    normalise: Profile | None = None,
 ) -> Evaluation:
     """Judge every output of every system against the suite's rules.
 
@@ -133,6 +140,8 @@ def evaluate(
         known: Outcomes already judged with the same rules, as (outcome, reason) by
             (pair, item, output): a saved run reuses them for the items whose rules have not
             changed since, and only the others are judged again.
+        normalise: A typographic-equivalence profile applied to outputs before matching
+            (`testsuite.normalise`); off by default, as in the published method.
 
     Returns:
         The evaluation; `results` has one row per item × (translating) system.
@@ -158,7 +167,8 @@ def evaluate(
             if result is None:
                 rule = compiled.get(key)
                 if rule is None:
-                    rule = compiled[key] = CompiledRule(suite.rules.get(key), cache, timeout)
+                    rule = compiled[key] = CompiledRule(suite.rules.get(key), cache, timeout,
+                                                       normalise)
                 judgement = rule.judge(output)
                 result = judged[verdict_key] = (judgement.outcome.value, judgement.reason)
             columns["item"].append(item_id)
@@ -180,4 +190,4 @@ def evaluate(
     identical = [group for group_systems in by_pair.values()
                  for group in identical_systems(group_systems)]
     return Evaluation(columns, [s.system for s in kept], excluded, identical, dict(located or {}),
-                      list(systems))
+                      list(systems), normalise.name if normalise else None)

@@ -36,6 +36,8 @@ class InputSpec:
         suite: Suite and rules files or folders; empty for the bundled suites.
         encoding: Encoding of the output files.
         timeout: Per-match regex time limit in seconds.
+        normalise: Typographic normalisation of outputs before matching (``typographic``,
+            ``nfkc``; see `testsuite.normalise`), or None: the published method.
     """
 
     outputs: tuple[Path, ...]
@@ -45,6 +47,7 @@ class InputSpec:
     suite: tuple[Path, ...] = ()
     encoding: str = "utf-8"
     timeout: float = DEFAULT_TIMEOUT
+    normalise: str | None = None
 
     def suite_paths(self) -> list[Path]:
         """The suite to load: the named paths, or the bundled suites."""
@@ -67,14 +70,16 @@ def load_evaluation(spec: InputSpec, progress: Callable[[int], None] | None = No
     """
     from .evaluate import evaluate
     from .loader import load_suite
+    from .normalise import profile
 
+    normalise = profile(spec.normalise)
     suite = load_suite(spec.suite_paths())
     systems, located = load_outputs(suite, list(spec.outputs), pair=spec.pair,
                                     source=spec.source, ids=spec.ids, encoding=spec.encoding)
     if total is not None:
         total(sum(len(s.outputs) for s in systems))
     evaluation = evaluate(suite, systems, timeout=spec.timeout, located=located,
-                          progress=progress)
+                          progress=progress, normalise=normalise)
     return suite, evaluation
 
 

@@ -19,6 +19,7 @@ from .cache import read_json, write_json
 from .errors import Problem, TestsuiteError
 from .matching import CompiledRule, RegexCache
 from .model import VERDICTS, Item, Rule, Suite, Verdict, pair_code
+from .normalise import Profile
 from .templates import Expansion, expand
 from .yamlio import LINE, load_yaml
 
@@ -446,11 +447,12 @@ def regex_problems(suite: Suite, cache: RegexCache) -> list[Problem]:
     return problems
 
 
-def example_problems(suite: Suite, cache: RegexCache) -> list[Problem]:
+def example_problems(suite: Suite, cache: RegexCache, normalise: Profile | None = None
+                     ) -> list[Problem]:
     """Rule regression cases: each example must get the outcome it is labelled with."""
     problems = []
     for rule in suite.rules.values():
-        compiled = CompiledRule(rule, cache)
+        compiled = CompiledRule(rule, cache, normalise=normalise)
         for expected, examples in (("pass", rule.examples_pass), ("fail", rule.examples_fail)):
             for example in examples:
                 got = compiled.judge(example)
@@ -461,10 +463,34 @@ def example_problems(suite: Suite, cache: RegexCache) -> list[Problem]:
     return problems
 
 
-def lint(paths: Iterable[Path | str]) -> LoadResult:
-    """Everything `testsuite lint` checks: loading problems and the rules' own examples."""
+def folded_problems(suite: Suite, normalise: Profile) -> list[Problem]:
+    """Rule parts a normalisation makes unmatchable: characters it folds away."""
+    problems = []
+    for rule in suite.rules.values():
+        parts = [("positive_regex", rule.positive_regex), ("negative_regex", rule.negative_regex)]
+        parts += [("positive token", t) for t in rule.positive_tokens]
+        parts += [("negative token", t) for t in rule.negative_tokens]
+        for what, text in parts:
+            chars = normalise.folded(text)
+            if chars:
+                shown = ", ".join(f"{c!r} (U+{ord(c):04X})" for c in chars)
+                problems.append(Problem(
+                    f"{what} contains {shown}, which the {normalise.name} normalisation "
+                    "folds away: with it, that part can never match", rule.file, rule.line,
+                    rule.item, fatal=False))
+    return problems
+
+
+def lint(paths: Iterable[Path | str], normalise: Profile | None = None) -> LoadResult:
+    """Everything `testsuite lint` checks: loading problems and the rules' own examples.
+
+    With a normalisation, the examples are judged under it and rule parts it makes
+    unmatchable are reported too.
+    """
     result = load(paths)
     cache = RegexCache()
     result.problems.extend(regex_problems(result.suite, cache))
-    result.problems.extend(example_problems(result.suite, cache))
+    result.problems.extend(example_problems(result.suite, cache, normalise))
+    if normalise is not None:
+        result.problems.extend(folded_problems(result.suite, normalise))
     return result

@@ -8,6 +8,7 @@ default VERSION0 flags it follows `re` semantics, which the DFKI rules were writ
 from __future__ import annotations
 
 import contextlib
+import math
 import pickle
 import sys
 from dataclasses import dataclass
@@ -20,6 +21,7 @@ from .cache import cache_dir, trusted
 from .errors import TestsuiteError
 from .files import write_bytes
 from .model import Outcome, Rule
+from .normalise import Profile
 
 #: Default per-match time limit in seconds. Real rules match in microseconds; a pattern that
 #: needs more than this is almost certainly backtracking catastrophically.
@@ -147,14 +149,20 @@ class CompiledRule:
         rule: The rule, or None for an item that has no rule (every output is a warning).
         cache: Shared compiled-pattern cache.
         timeout: Per-match time limit in seconds.
+        normalise: A typographic-equivalence profile applied to outputs before matching and
+            before comparing them with verdicts (`testsuite.normalise`); None, the published
+            method, matches the output as written.
     """
 
-    __slots__ = ("_pos", "_neg", "_pos_tokens", "_neg_tokens", "_verdicts", "_broken", "_timeout")
+    __slots__ = ("_pos", "_neg", "_pos_tokens", "_neg_tokens", "_verdicts", "_broken", "_timeout",
+                 "_normalise")
 
     _broken: str | None  # why every unverdicted output is a warning, if it is
 
-    def __init__(self, rule: Rule | None, cache: RegexCache, timeout: float = DEFAULT_TIMEOUT):
-        self._timeout = timeout
+    def __init__(self, rule: Rule | None, cache: RegexCache, timeout: float = DEFAULT_TIMEOUT,
+                 normalise: Profile | None = None):
+        self._timeout = check_timeout(timeout)
+        self._normalise = normalise
         self._broken = REASON_NO_RULE if rule is None else None
         self._pos = self._neg = None
         self._pos_tokens: tuple[str, ...] = ()
@@ -170,17 +178,25 @@ class CompiledRule:
         # SPEC step 4: tokens are stripped, and empty ones never match.
         self._pos_tokens = tuple(t.strip() for t in rule.positive_tokens if t.strip())
         self._neg_tokens = tuple(t.strip() for t in rule.negative_tokens if t.strip())
-        # Later verdicts on the same output override earlier ones.
-        self._verdicts = {v.output.strip(): v.verdict for v in rule.verdicts}
+        # Later verdicts on the same output override earlier ones; with a normalisation, a
+        # verdict applies to every output equal to its output once both are normalised.
+        self._verdicts = {self.key(v.output): v.verdict for v in rule.verdicts}
+
+    def key(self, output: str) -> str:
+        """What identifies an output for verdicts: stripped (and normalised, if asked)."""
+        if self._normalise is not None:
+            output = self._normalise.apply(output)
+        return output.strip()
 
     def judge(self, output: str) -> Judgement:
         """Judge one output (one line, trailing newline already removed)."""
         # 1. Missing.
-        stripped = output.strip()
-        if not stripped:
+        if not output.strip():
             return Judgement(Outcome.MISSING, REASON_MISSING)
+        if self._normalise is not None:
+            output = self._normalise.apply(output)
         # 2. Manual verdict on exactly this output.
-        verdict = self._verdicts.get(stripped)
+        verdict = self._verdicts.get(output.strip())
         if verdict is not None:
             return Judgement(Outcome(verdict), REASON_VERDICT)
         if self._broken:
@@ -207,6 +223,21 @@ class CompiledRule:
         return Judgement(Outcome.WARNING, kind[2] if pos else REASON_NO_MATCH)
 
 
-def judge(rule: Rule | None, output: str, timeout: float = DEFAULT_TIMEOUT) -> Judgement:
+def judge(rule: Rule | None, output: str, timeout: float = DEFAULT_TIMEOUT,
+          normalise: Profile | None = None) -> Judgement:
     """Judge a single output against a single rule (convenience for one-off use)."""
-    return CompiledRule(rule, RegexCache(), timeout).judge(output)
+    return CompiledRule(rule, RegexCache(), timeout, normalise).judge(output)
+
+
+def check_timeout(timeout: float) -> float:
+    """A per-match time limit must be a positive, finite number of seconds.
+
+    Raises:
+        TestsuiteError: for 0, negative, infinite or NaN limits (0 would turn every output
+            into a warning; a negative or NaN one would remove the limit).
+    """
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) \
+            or not math.isfinite(timeout) or timeout <= 0:
+        raise TestsuiteError(f"the regex time limit must be a positive number of seconds, "
+                             f"not {timeout!r}")
+    return float(timeout)

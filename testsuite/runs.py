@@ -32,7 +32,7 @@ from .files import read_text, write_text
 from .matching import DEFAULT_TIMEOUT
 from .model import Suite
 from .outputs.model import SystemOutputs
-from .outputs.readers import normalise
+from .outputs.readers import source_key
 from .scoring.signature import rule_hash, suite_hash
 
 if TYPE_CHECKING:
@@ -158,7 +158,7 @@ def save_run(path: Path, evaluation: Evaluation, suite: Suite, *,
         "saved": dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat(),
         "engine": __version__, "suite_hashes": {p: suite_hash(suite, p) for p in pairs},
         "suite": [str(Path(p).resolve()) for p in suite_paths or []],
-        "timeout": timeout,
+        "timeout": timeout, "normalise": evaluation.normalise,
         "systems": sorted({s.system for s in systems}),
         "excluded": [str(e) for e in evaluation.excluded],
         "excluded_systems": [e.system for e in evaluation.excluded],
@@ -201,11 +201,15 @@ def load_run(path: Path, suite: Suite | None = None, timeout: float | None = Non
         suite: The current suite; by default the one the run was saved with (its files as
             they are now).
         timeout: Regex time limit for outputs judged again (default: the run's).
+
+    Outputs are matched under the normalisation the run was saved with (none by default).
     """
     from .evaluate import evaluate
     from .loader import load_suite
+    from .normalise import profile
 
     metadata = read_metadata(path)
+    matched_under = metadata.get("normalise")
     if suite is None:
         paths = [Path(p) for p in metadata.get("suite") or []]
         if not paths:
@@ -225,7 +229,7 @@ def load_run(path: Path, suite: Suite | None = None, timeout: float | None = Non
         item = suite.items.get(key)
         if item is None:
             removed.setdefault(key[0], []).append(key[1])
-        elif normalise(item.source) != normalise(record["source"]):
+        elif source_key(item.source) != source_key(record["source"]):
             changed.setdefault(key[0], []).append(key[1])
         else:
             usable.add(key)
@@ -248,7 +252,8 @@ def load_run(path: Path, suite: Suite | None = None, timeout: float | None = Non
                     record["outcome"], record["reason"])
     systems = [SystemOutputs(system, pair, outputs, str(path))
                for (pair, system), outputs in by_system.items()]
-    evaluation = evaluate(suite, systems, timeout=timeout, known=known)
+    evaluation = evaluate(suite, systems, timeout=timeout, known=known,
+                          normalise=profile(matched_under))
     rejudged = len(usable - {(p, i) for p, i, _ in known})
     return Run(metadata.get("name") or path.name, metadata.get("campaign"),
                metadata.get("year"), path, evaluation,

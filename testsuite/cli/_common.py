@@ -41,6 +41,10 @@ IdsOption = Annotated[Path | None, typer.Option(
     show_default=False)]
 TimeoutOption = Annotated[float, typer.Option(help="Per-match regex time limit, seconds.")]
 EncodingOption = Annotated[str, typer.Option(help="Encoding of the output files.")]
+NormaliseOption = Annotated[str | None, typer.Option(
+    "--normalise", help="Match outputs under a typographic equivalence: typographic "
+    "(apostrophes, quotation marks, dashes, spaces, NFC) or nfkc. Off by default (the "
+    "published method); named in every signature and report.", show_default=False)]
 QuietOption = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")]
 CategoryOption = Annotated[list[str] | None, typer.Option(
     help="Only this category (repeatable).", show_default=False)]
@@ -165,14 +169,14 @@ def with_inputs(command: F) -> F:
         return InputSpec(outputs=tuple(values["outputs"]), pair=values["pair"],
                          source=values["source"], ids=values["ids"],
                          suite=tuple(values["suite"] or ()), encoding=values["encoding"],
-                         timeout=values["timeout"])
+                         timeout=values["timeout"], normalise=values["normalise"])
 
     outputs = inspect.Parameter("outputs", inspect.Parameter.POSITIONAL_OR_KEYWORD,
                                 annotation=OutputsArgument)
     return _inject(command, "inputs", [outputs], _options(
         ("pair", PairOption, None), ("source", SourceOption, None), ("ids", IdsOption, None),
         ("suite", SuiteOption, None), ("encoding", EncodingOption, "utf-8"),
-        ("timeout", TimeoutOption, 1.0)), build)
+        ("timeout", TimeoutOption, 1.0), ("normalise", NormaliseOption, None)), build)
 
 
 FairOption = Annotated[bool, typer.Option(

@@ -86,6 +86,7 @@ class OutcomeMatrix:
             no system has an output for (not in that year's WMT source, say).
         suite_categories: Categories of the suite in order (for filter messages).
         suite_phenomena: Phenomena of the suite in order.
+        normalise: The typographic normalisation the outcomes were judged under, if any.
     """
 
     pair: str
@@ -97,6 +98,7 @@ class OutcomeMatrix:
     not_located: list[tuple[str, str, str]]
     suite_categories: list[str] = field(default_factory=list)
     suite_phenomena: list[str] = field(default_factory=list)
+    normalise: str | None = None
 
     @classmethod
     def from_evaluation(cls, evaluation: Evaluation, suite: Suite | None,
@@ -160,7 +162,7 @@ class OutcomeMatrix:
                    [known[i][1] for i in keep], [known[i][2] for i in keep],
                    [entry for entry, found_ in zip(known, located, strict=True) if not found_],
                    list(dict.fromkeys(entry[1] for entry in known)),
-                   list(dict.fromkeys(entry[2] for entry in known)))
+                   list(dict.fromkeys(entry[2] for entry in known)), evaluation.normalise)
 
     def renamed(self, systems: list[str]) -> OutcomeMatrix:
         """The same matrix with other system names (one per column)."""
@@ -195,7 +197,7 @@ class OutcomeMatrix:
                              [p for p, k in zip(self.phenomena, rows, strict=True) if k],
                              [entry for entry in self.not_located
                               if entry[1] in chosen_categories and entry[2] in chosen_phenomena],
-                             self.suite_categories, self.suite_phenomena)
+                             self.suite_categories, self.suite_phenomena, self.normalise)
 
     @property
     def suite_items(self) -> int:

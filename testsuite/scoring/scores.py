@@ -383,6 +383,10 @@ def score_matrix(full: OutcomeMatrix, options: ScoreOptions, suite_id: str) -> S
                              "warnings with `testsuite triage`, or score without the fairness "
                              "rule (--no-fair)")
     notes: list[Note] = []
+    if matrix.normalise:
+        notes.append(Note(f"outputs matched under the {matrix.normalise} normalisation "
+                          "(typographic equivalence): not comparable with numbers computed "
+                          "without it, such as the published ones"))
     if not options.fair:
         notes.append(Note("WITHOUT the fairness rule: warnings and missing outputs count as "
                           "not passed"))
@@ -402,7 +406,7 @@ def score_matrix(full: OutcomeMatrix, options: ScoreOptions, suite_id: str) -> S
     signature = Signature.of(
         ("testsuite", __version__), ("pair", matrix.pair), ("suite", suite_id),
         ("fair", "yes" if options.fair else "no"), ("test", options.test),
-        ("macro", options.macro), ("alpha", f"{options.alpha:g}"),
+        ("macro", options.macro), ("norm", matrix.normalise), ("alpha", f"{options.alpha:g}"),
         ("correction", options.correction or "none"),
         ("bootstrap", f"{options.resamples}@{options.seed}"
          if options.macro == "bootstrap" else None),
