@@ -11,8 +11,80 @@ from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
 import typer
+from typer.core import TyperArgument, TyperCommand, TyperGroup
 
-app = typer.Typer(
+
+class Command(TyperCommand):
+    """Help in the style of manual pages: ``--format FORMAT``, ``OUTPUTS...``, flags bare.
+
+    Typer's default shows a type for every option (``<bool>``, ``<list[Path]>``) and wraps
+    required arguments in braces; users read usage lines like those of other Unix tools.
+    """
+
+    #: Help panels of the options every command shares (the rest stay under "Options").
+    PANELS = {"pair": "Inputs", "source": "Inputs", "ids": "Inputs", "suite": "Inputs",
+              "encoding": "Inputs", "timeout": "Inputs", "normalise": "Inputs",
+              **dict.fromkeys(("category", "phenomenon", "system", "fair", "test",
+                               "macro_test", "alpha", "correction", "clusters", "seed",
+                               "resamples"), "Scoring")}
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for param in self.params:
+            if param.param_type_name == "option" and param.name in self.PANELS \
+                    and getattr(param, "rich_help_panel", None) is None:
+                param.rich_help_panel = self.PANELS[param.name]  # type: ignore[attr-defined]
+            if param.param_type_name == "argument":
+                param.__class__ = _Argument
+            if param.metavar is None and getattr(param, "is_flag", False):
+                param.metavar = ""
+            elif param.metavar is None:
+                kind = str(getattr(getattr(param, "type_descriptor", None), "annotation", ""))
+                path = "Path" in kind and param.param_type_name == "option"
+                param.metavar = "PATH" if path else str(param.name).upper()
+
+    def get_help_option(self, ctx: Any) -> Any:
+        option = super().get_help_option(ctx)
+        if option is not None:
+            option.metavar = ""
+        return option
+
+    def collect_usage_pieces(self, ctx: Any) -> list[str]:
+        pieces = [self.options_metavar] if self.options_metavar else []
+        for param in self.get_params(ctx):
+            if param.param_type_name == "argument":
+                name = str(param.metavar) + ("..." if param.nargs != 1 else "")
+                pieces.append(name if param.required else f"[{name}]")
+        return pieces
+
+
+class _Argument(TyperArgument):
+    """An argument whose help shows its name only (the name says what it takes)."""
+
+    def display_type_rich(self, ctx: Any) -> str | None:
+        return None
+
+
+class Group(TyperGroup):
+    """The top-level help, with a bare ``--help`` as in `Command`."""
+
+    def get_help_option(self, ctx: Any) -> Any:
+        option = super().get_help_option(ctx)
+        if option is not None:
+            option.metavar = ""
+        return option
+
+
+class App(typer.Typer):
+    """The typer app whose commands all use `Command`."""
+
+    def command(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+        kwargs.setdefault("cls", Command)
+        return super().command(*args, **kwargs)
+
+
+app = App(
+    cls=Group,
     name="testsuite",
     help="Linguistically motivated test suites for machine translation: evaluate MT outputs "
     "phenomenon by phenomenon (pass / fail / warning / missing).",
