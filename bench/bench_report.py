@@ -48,7 +48,7 @@ def timed_run(suite_dir: Path, data: Path, out: Path) -> dict[str, float]:
     from testsuite.inputs import load_outputs
     from testsuite.loader import load_suite
     from testsuite.reports.html import html_report
-    from testsuite.scores import score
+    from testsuite.scoring import score
     step("import")
     suite = load_suite([suite_dir])
     step("suite")

@@ -99,7 +99,7 @@ def test_compare_command_every_format(saved_runs, dfki_dir, tmp_path):
     latex = (tmp_path / "compare.latex").read_text()
     assert r"\multicolumn{2}{c}{Online-B}" in latex and "wmt21 & wmt22" in latex
     page = (tmp_path / "compare.html").read_text()
-    assert '<th colspan="2">Online-B</th>' in page and "<svg" in page
+    assert '<th colspan="2" scope="colgroup">Online-B</th>' in page and "<svg" in page
     assert "regressed" in page and "improved" in page
 
 

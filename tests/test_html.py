@@ -26,7 +26,7 @@ from testsuite.matching import CompiledRule, RegexCache
 from testsuite.model import Item, Rule, Suite
 from testsuite.reports.drilldown import ALPHABET, code, drilldown_data
 from testsuite.reports.html import html_report
-from testsuite.scores import Scores, score
+from testsuite.scoring import Scores, score
 
 from .browser import Chromium, chromium_fixture
 
@@ -225,10 +225,11 @@ def test_rows_without_scored_items_are_named(tmp_path):
     results.loc[results["item"].isin(["a3"]) & (results["system"] == "S3"), "outcome"] = \
         "warning"
     one = score(evaluation, suite, "de-en")
+    assert [(d.category, d.phenomenon) for d in one.dropped] == [(CATEGORY, "P2")]
     page = parsed(html_report([one], evaluation, suite, cache=RegexCache()))
     text = " ".join(page.text)
-    assert re.search(r"phenomenon 'P2' \(Cat & <b>A</b> \$x\^\$\), 1 located items: no item "
-                     r"entered the scores", text)
+    assert "P2 (Cat & <b>A</b> $x^$): none of its 1 located items entered (1 with a warning)" \
+        in text
 
 
 # ---------------------------------------------------------------------------------------------
@@ -292,7 +293,7 @@ def test_hostile_names_in_the_browser(chromium: Chromium, tmp_path: Path):
 
 def test_rank_ranges_when_computed():
     """With clusters asked for, each cell's rank range reaches the page's statistics."""
-    from testsuite.scores import ScoreOptions
+    from testsuite.scoring import ScoreOptions
 
     evaluation, suite = small_evaluation(("de-en",))
     one = score(evaluation, suite, "de-en", ScoreOptions(clusters=True))
@@ -300,8 +301,8 @@ def test_rank_ranges_when_computed():
     stats = json.loads(page.data[1])
     table = one.table.set_index(["level", "category", "system"])
     micro = next(entry for entry in stats["categories"] if entry[0] == one.coverage.entered
-                 and len(entry[2][0]) > 7)
-    ranks = [(cell[7], cell[8]) for cell in micro[2]]
+                 and len(entry[2][0]) > 8)
+    ranks = [(cell[8], cell[9]) for cell in micro[2]]
     assert ranks == [(int(table.loc[("micro", "", s), "rank_best"]),
                       int(table.loc[("micro", "", s), "rank_worst"])) for s in one.systems]
     assert "rank ranges" in " ".join(page.text)

@@ -19,7 +19,7 @@ import pytest
 import regex
 
 from testsuite.reports.html import html_report
-from testsuite.scores import Scores, score
+from testsuite.scoring import Scores, score
 
 from .browser import Chromium, Tab, chromium_fixture
 
@@ -126,13 +126,18 @@ def test_opens_to_its_first_rows_fast_and_offline(tab: Tab, report: Path, wmt21,
     # One file, nothing else: the CSP forbids requests, and none is made (checked by `tab`).
     assert "default-src 'none'" in report.read_text(encoding="utf-8")
     # What evaluate knows is on the page.
-    facts = page.locator("#pair-de-en .facts").inner_text()
+    facts = page.locator("#pair-de-en ul.facts").inner_text()
     assert "2,748 of 2,767 items located" in facts
     assert "UF:" in facts and "left out" in facts
     assert "VolcTrans-AT = VolcTrans-GLAT" in facts or "VolcTrans-GLAT = VolcTrans-AT" in facts
     assert f"{scores.coverage.entered} of {scores.coverage.items} items entered" in facts
-    dropped = page.locator("#pair-de-en details.dropped").inner_text()
-    assert "Quotation marks" in dropped and "warning" in dropped
+    # The scores' notes, and the row that dropped out of the scores, in its table with why.
+    notes = page.locator("#pair-de-en ul.notes").all_inner_texts()[0].split("\n")
+    assert notes == [str(note) for note in scores.notes]
+    dropped = page.locator("#phenomena-de-en tr.dropped")
+    assert dropped.count() == 1 and dropped.get_attribute("data-phenomenon") == "Quotation marks"
+    assert "20 with a warning" in dropped.locator("th").get_attribute("title")
+    assert set(dropped.locator("td.acc").all_inner_texts()) == {"–"}
     # Generous bound (the report's own measure; the target of 1 s is checked in bench/).
     assert first_rows < 3000
 
@@ -209,6 +214,11 @@ def test_bold_is_the_first_cluster_in_every_cell(tab: Tab, report: Path, wmt21):
                 if table_id == "#phenomena-de-en":
                     assert label_weight == 600  # the category row's name, not its cells
             assert len(weights) == len(scores.systems)
+            if (*key, scores.systems[0]) not in table:  # a dropped row: no value, no bold
+                assert set(weights) == {400} and key == ("phenomenon", "Punctuation",
+                                                         "Quotation marks")
+                checked += len(weights)
+                continue
             for system, weight in zip(scores.systems, weights, strict=True):
                 assert (weight >= 700) == bool(table[(*key, system)]['first_cluster']), \
                     (table_id, key, system, weight)
@@ -244,7 +254,9 @@ def test_table_rows_link_by_name(tab: Tab, report: Path, wmt21):
             items = located[located["category"] == label]
             key = ("category", label, "")
         assert f"of {len(items)} items" in line
-        assert f"{table[(*key, scores.systems[0])]['items']} scored" in line
+        scored = table[(*key, scores.systems[0])]["items"] if (*key, scores.systems[0]) in table \
+            else 0  # the dropped row: none of its items scored
+        assert f"{scored} scored" in line
 
 
 def test_filters(tab: Tab, report: Path, wmt21):
@@ -470,7 +482,7 @@ def test_sorting_keeps_categories_together(tab: Tab, report: Path, wmt21):
             head = next(r for r in reversed(rows[:index]) if r[0].startswith("category"))
             assert row[1] == head[1]
             previous = rows[index - 1]
-            if previous[0].startswith("phenomenon"):
+            if previous[0].startswith("phenomenon") and row[2] == row[2]:  # "–" (NaN) last
                 assert previous[2] >= row[2]
     assert all(r[0].startswith("average") or "average" in r[0] for r in rows[-2:])
 
@@ -480,22 +492,30 @@ def test_tooltips_and_details_come_from_the_scores(tab: Tab, report: Path, wmt21
     page = load(tab, report)
     table = records(scores)
     idiom = page.locator("#phenomena-de-en tr[data-phenomenon='Idiom']")
-    cell = idiom.locator("td.acc").nth(1)
-    cell.hover()
-    record = table[("phenomenon", "MWE", "Idiom", scores.systems[1])]
-    title = cell.get_attribute("title")
-    assert f"{record['passes']} of {record['items']} items passed" in title
-    assert ("not in" in title) != bool(record['first_cluster'])
+    for column in (0, 5):
+        cell = idiom.locator("td.acc").nth(column)
+        cell.hover()
+        record = table[("phenomenon", "MWE", "Idiom", scores.systems[column])]
+        title = cell.get_attribute("title")
+        assert f"{record['passes']} of {record['items']} items passed" in title
+        assert ("not in" in title) != bool(record["first_cluster"])
+        interval = f"{100 * record['ci_low']:.1f}–{100 * record['ci_high']:.1f} %"
+        assert f"95 % interval: {interval}" in title
+        shown_p = re.search(r"p = ([0-9.e+-]+),", title)
+        if record["p_value"] == record["p_value"]:  # NaN for the best
+            assert shown_p and float(shown_p.group(1)) == pytest.approx(record["p_value"],
+                                                                        rel=0.05)
+        else:
+            assert shown_p is None
+    # The interval and the items left out, shown in the cells on request.
     page.locator("input.show-details[data-for='phenomena-de-en']").check()
-    located = evaluation_located(wmt21, "Idiom")
-    left_out = idiom.locator("td.num .extra")
-    if located > record["items"]:
-        assert left_out.inner_text() == f"−{located - record['items']}"
-
-
-def evaluation_located(wmt21: Any, phenomenon: str) -> int:
-    results = wmt21[1].results
-    return int(results.loc[results["phenomenon"] == phenomenon, "item"].nunique())
+    record = table[("phenomenon", "MWE", "Idiom", scores.systems[0])]
+    shown = idiom.locator("td.acc").first.locator(".extra")
+    assert shown.is_visible()
+    assert shown.inner_text() == f"{100 * record['ci_low']:.0f}–{100 * record['ci_high']:.0f}"
+    left_out = record["located"] - record["items"]
+    if left_out:
+        assert idiom.locator("td.num .extra").inner_text() == f"−{left_out}"
 
 
 def test_csv_export_of_the_filtered_view(tab: Tab, report: Path, wmt21):

@@ -8,7 +8,7 @@ default VERSION0 flags it follows `re` semantics, which the DFKI rules were writ
 from __future__ import annotations
 
 import contextlib
-import os
+import math
 import pickle
 import sys
 from dataclasses import dataclass
@@ -17,8 +17,11 @@ from typing import Any
 
 import regex
 
+from .cache import cache_dir, trusted
+from .errors import TestsuiteError
 from .files import write_bytes
 from .model import Outcome, Rule
+from .normalise import Profile
 
 #: Default per-match time limit in seconds. Real rules match in microseconds; a pattern that
 #: needs more than this is almost certainly backtracking catastrophically.
@@ -73,6 +76,8 @@ class RegexCache:
 
     @staticmethod
     def _load(path: Path) -> dict[str, Any]:
+        if not trusted(path):  # a pickle others can write could run their code
+            return {}
         try:
             with path.open("rb") as handle:
                 stored = pickle.load(handle)  # noqa: S301 - the user's own cache file
@@ -117,19 +122,11 @@ class RegexCache:
         merged = {**self._stored, **self._compiled}
         if len(merged) > MAX_CACHED:
             merged = dict(self._compiled)
-        with contextlib.suppress(OSError):
-            write_bytes(self._path, pickle.dumps(merged, protocol=pickle.HIGHEST_PROTOCOL))
+        with contextlib.suppress(OSError, TestsuiteError):
+            self._path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            write_bytes(self._path, pickle.dumps(merged, protocol=pickle.HIGHEST_PROTOCOL),
+                        private=True)
             self._stored, self._new = merged, 0
-
-
-def cache_dir() -> Path | None:
-    """Folder for caches: $TESTSUITE_CACHE_DIR, else $XDG_CACHE_HOME/testsuite, else
-    ~/.cache/testsuite. Setting TESTSUITE_CACHE_DIR to an empty string disables caching."""
-    configured = os.environ.get("TESTSUITE_CACHE_DIR")
-    if configured is not None:
-        return Path(configured) if configured else None
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "testsuite"
 
 
 def regex_error(pattern: str) -> str | None:
@@ -166,14 +163,20 @@ class CompiledRule:
         rule: The rule, or None for an item that has no rule (every output is a warning).
         cache: Shared compiled-pattern cache.
         timeout: Per-match time limit in seconds.
+        normalise: A typographic-equivalence profile applied to outputs before matching and
+            before comparing them with verdicts (`testsuite.normalise`); None, the published
+            method, matches the output as written.
     """
 
-    __slots__ = ("_pos", "_neg", "_pos_tokens", "_neg_tokens", "_verdicts", "_broken", "_timeout")
+    __slots__ = ("_pos", "_neg", "_pos_tokens", "_neg_tokens", "_verdicts", "_broken", "_timeout",
+                 "_normalise")
 
     _broken: str | None  # why every unverdicted output is a warning, if it is
 
-    def __init__(self, rule: Rule | None, cache: RegexCache, timeout: float = DEFAULT_TIMEOUT):
-        self._timeout = timeout
+    def __init__(self, rule: Rule | None, cache: RegexCache, timeout: float = DEFAULT_TIMEOUT,
+                 normalise: Profile | None = None):
+        self._timeout = check_timeout(timeout)
+        self._normalise = normalise
         self._broken = REASON_NO_RULE if rule is None else None
         self._pos = self._neg = None
         self._pos_tokens: tuple[str, ...] = ()
@@ -189,17 +192,25 @@ class CompiledRule:
         # SPEC step 4: tokens are stripped, and empty ones never match.
         self._pos_tokens = tuple(t.strip() for t in rule.positive_tokens if t.strip())
         self._neg_tokens = tuple(t.strip() for t in rule.negative_tokens if t.strip())
-        # Later verdicts on the same output override earlier ones.
-        self._verdicts = {v.output.strip(): v.verdict for v in rule.verdicts}
+        # Later verdicts on the same output override earlier ones; with a normalisation, a
+        # verdict applies to every output equal to its output once both are normalised.
+        self._verdicts = {self.key(v.output): v.verdict for v in rule.verdicts}
+
+    def key(self, output: str) -> str:
+        """What identifies an output for verdicts: stripped (and normalised, if asked)."""
+        if self._normalise is not None:
+            output = self._normalise.apply(output)
+        return output.strip()
 
     def judge(self, output: str) -> Judgement:
         """Judge one output (one line, trailing newline already removed)."""
         # 1. Missing.
-        stripped = output.strip()
-        if not stripped:
+        if not output.strip():
             return Judgement(Outcome.MISSING, REASON_MISSING)
+        if self._normalise is not None:
+            output = self._normalise.apply(output)
         # 2. Manual verdict on exactly this output.
-        verdict = self._verdicts.get(stripped)
+        verdict = self._verdicts.get(output.strip())
         if verdict is not None:
             return Judgement(Outcome(verdict), REASON_VERDICT)
         if self._broken:
@@ -225,17 +236,25 @@ class CompiledRule:
             return Judgement(Outcome.FAIL, kind[1])
         return Judgement(Outcome.WARNING, kind[2] if pos else REASON_NO_MATCH)
 
-
     def spans(self, output: str) -> list[Span]:
         """Every match of the rule in an output, to show why it was judged so.
 
         The same compiled patterns and time limit as `judge`: each non-empty match of the
         positive and negative regex; if neither regex matches, each occurrence of a
         positive or negative token. A rule that does not compile, a regex that times out or
-        a missing output gives no spans (the reason of the judgement says why).
+        a missing output gives no spans (the reason of the judgement says why). With a
+        normalisation the rule is matched against the normalised output, as in `judge`, and
+        the spans are given in the output as written.
         """
         if self._broken or not output.strip():
             return []
+        if self._normalise is not None:
+            normalised, origin = self._normalise.with_offsets(output)
+            return [Span(origin[s.start], origin[s.end - 1] + 1, s.positive, s.token)
+                    for s in self._spans(normalised)]
+        return self._spans(output)
+
+    def _spans(self, output: str) -> list[Span]:
         found: list[Span] = []
         matched = False  # an empty match counts as a match for `judge`, but shows nothing
         try:
@@ -259,6 +278,21 @@ class CompiledRule:
         return found
 
 
-def judge(rule: Rule | None, output: str, timeout: float = DEFAULT_TIMEOUT) -> Judgement:
+def judge(rule: Rule | None, output: str, timeout: float = DEFAULT_TIMEOUT,
+          normalise: Profile | None = None) -> Judgement:
     """Judge a single output against a single rule (convenience for one-off use)."""
-    return CompiledRule(rule, RegexCache(), timeout).judge(output)
+    return CompiledRule(rule, RegexCache(), timeout, normalise).judge(output)
+
+
+def check_timeout(timeout: float) -> float:
+    """A per-match time limit must be a positive, finite number of seconds.
+
+    Raises:
+        TestsuiteError: for 0, negative, infinite or NaN limits (0 would turn every output
+            into a warning; a negative or NaN one would remove the limit).
+    """
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) \
+            or not math.isfinite(timeout) or timeout <= 0:
+        raise TestsuiteError(f"the regex time limit must be a positive number of seconds, "
+                             f"not {timeout!r}")
+    return float(timeout)

@@ -4,7 +4,8 @@ One compact JSON document per language pair, embedded in the page and drawn on d
 ``templates/drilldown.js``. It holds what the page shows and nothing it would have to work
 out itself: outcomes and their reasons, which items entered the scores, each item's rule,
 and where the rule matches each output (computed here with the evaluator's own compiled
-patterns, `matching.CompiledRule.spans`, never re-implemented in JavaScript).
+patterns and normalisation, `matching.CompiledRule.spans`, never re-implemented in
+JavaScript).
 
 Layout (every string is stored once in ``strings``; -1 means none)::
 
@@ -17,7 +18,7 @@ Layout (every string is stored once in ``strings``; -1 means none)::
 * ``verdicts`` has one letter per system naming a pair ``[outcome index, reason string]``
   in ``verdicts``;
 * ``entered`` is 1 if the item entered the scores, 0 if the fairness rule (or a filter)
-  left it out;
+  left it out (`Scores.entered`);
 * ``rule`` is ``[positive regex, negative regex]``, followed by ``[positive tokens],
   [negative tokens], verdict count`` when it has any of them, or 0 for an item without a
   rule;
@@ -49,11 +50,12 @@ from ..matching import (
     CompiledRule,
     RegexCache,
 )
+from ..normalise import profile
 
 if TYPE_CHECKING:
     from ..evaluate import Evaluation
     from ..model import Suite
-    from ..scores import Scores
+    from ..scoring import Scores
 
 OUTCOMES = ("pass", "fail", "warning", "missing")
 #: Letters of `code` (printable ASCII without '-', quotes, backslash and HTML specials).
@@ -83,28 +85,10 @@ def code(number: int) -> str:
     return ALPHABET[number] if number < len(ALPHABET) else chr(0x100 + number)
 
 
-def entered_items(scores: Scores, evaluation: Evaluation) -> set[str]:
-    """The items that entered the scores.
-
-    Stopgap until the scoring core (issue #10) exposes its item set: the same definition
-    as `scores.score` (the filters of the options, and with the fairness rule no warning
-    or missing output, nor no output at all, for any scored system).
-    """
-    options = scores.options
-    results = evaluation.results
-    part = results[(results["pair"] == scores.pair) & results["system"].isin(scores.systems)]
-    if options.categories:
-        wanted = {c.casefold() for c in options.categories}
-        part = part[part["category"].astype(str).str.casefold().isin(wanted)]
-    if options.phenomena:
-        wanted = {p.casefold() for p in options.phenomena}
-        part = part[part["phenomenon"].astype(str).str.casefold().isin(wanted)]
-    if not options.fair:
-        return set(part["item"].astype(str))
-    undecided = part["outcome"].isin(["warning", "missing"])
-    counts = part.groupby("item", observed=True)["system"].nunique()
-    complete = set(counts[counts == len(scores.systems)].index.astype(str))
-    return complete - set(part.loc[undecided, "item"].astype(str))
+def entered_items(scores: Scores) -> set[str]:
+    """The items that entered the scores (the scoring core's fairness rule and filters)."""
+    return {item for item, entered in zip(scores.matrix.items, scores.entered.tolist(),
+                                          strict=True) if entered}
 
 
 def drilldown_data(scores: Scores, evaluation: Evaluation, suite: Suite,
@@ -120,8 +104,7 @@ def drilldown_data(scores: Scores, evaluation: Evaluation, suite: Suite,
     Returns:
         The document described in the module docstring.
     """
-    results = evaluation.results
-    part = results[(results["pair"] == scores.pair) & results["system"].isin(scores.systems)]
+    columns = evaluation.columns
     strings: dict[str, int] = {}
 
     def intern(text: str) -> int:
@@ -133,23 +116,27 @@ def drilldown_data(scores: Scores, evaluation: Evaluation, suite: Suite,
     cells: dict[str, tuple[list[int], list[int]]] = {}
     places: dict[str, tuple[str, str]] = {}
     reason_of: dict[tuple[str, int], str] = {}
-    for item, system, output, outcome, reason, category, phenomenon in zip(
-            part["item"].tolist(), part["system"].tolist(), part["output"].tolist(),
-            part["outcome"].tolist(), part["reason"].tolist(), part["category"].tolist(),
-            part["phenomenon"].tolist(), strict=True):
-        item = str(item)
+    outcome_index = {name: index for index, name in enumerate(OUTCOMES)}
+    for item, pair, system, output, outcome, reason, category, phenomenon in zip(
+            columns["item"], columns["pair"], columns["system"], columns["output"],
+            columns["outcome"], columns["reason"], columns["category"], columns["phenomenon"],
+            strict=True):
+        at = column.get(system)
+        if at is None or pair != scores.pair:
+            continue
         outputs, verdicts = cells.get(item) or cells.setdefault(item, ([-1] * width,
                                                                        [-1] * width))
         if item not in places:
-            places[item] = (str(category), str(phenomenon))
-        text = intern(str(output))
-        reason_of[(item, text)] = str(reason)
-        outputs[column[str(system)]] = text
-        key = (OUTCOMES.index(str(outcome)), intern(str(reason)))
-        verdicts[column[str(system)]] = verdict_index.setdefault(key, len(verdict_index))
+            places[item] = (category, phenomenon)
+        text = intern(output)
+        reason_of[(item, text)] = reason
+        outputs[at] = text
+        key = (outcome_index[outcome], intern(reason))
+        verdicts[at] = verdict_index.setdefault(key, len(verdict_index))
 
     cache = cache if cache is not None else RegexCache.persistent()
-    entered = entered_items(scores, evaluation)
+    normalise = profile(evaluation.normalise)
+    entered = entered_items(scores)
     texts = list(strings)
     # Suite order (the order of every report); items only in the results come last.
     known = {item.id: item for item in suite.items_of(scores.pair)}
@@ -167,7 +154,7 @@ def drilldown_data(scores: Scores, evaluation: Evaluation, suite: Suite,
         distinct = list(dict.fromkeys(o for o in outputs if o >= 0))
         local = {index: position for position, index in enumerate(distinct)}
         rule = suite.rules.get((scores.pair, item_id))
-        compiled = CompiledRule(rule, cache) if rule is not None else None
+        compiled = CompiledRule(rule, cache, normalise=normalise) if rule is not None else None
         spans: list[list[int]] | int = [_spans(compiled, texts[o], reason_of[(item_id, o)])
                                          for o in distinct]
         if not any(spans):  # type: ignore[arg-type]

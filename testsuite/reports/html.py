@@ -49,7 +49,7 @@ if TYPE_CHECKING:
     from ..evaluate import Evaluation
     from ..matching import RegexCache
     from ..model import Suite
-    from ..scores import Scores
+    from ..scoring import Scores
 
 #: Ticks of the heatmap's colour legend (accuracy in %).
 LEGEND_TICKS = (0, 25, 50, 75, 100)
@@ -103,7 +103,6 @@ def _pair_section(scores: Scores, evaluation: Evaluation, suite: Suite,
     categories = category_table(scores)
     phenomena = phenomenon_table(scores)
     heat_values: set[int] = set()
-    located = _located(data)
     return {
         "pair": scores.pair,
         "anchor": anchor(scores.pair),
@@ -111,16 +110,15 @@ def _pair_section(scores: Scores, evaluation: Evaluation, suite: Suite,
         "systems": scores.systems,
         "item_count": len(data["items"]),
         "facts": _facts(scores, evaluation),
-        "dropped": _dropped(scores, data),
-        "notes": [str(note) for note in getattr(scores, "notes", [])],
+        "notes": [str(note) for note in scores.notes],
         "summary": _summary(scores, evaluation),
         "category_table": categories,
         "categories": _category_rows(categories, target),
         "phenomenon_table": phenomena,
         "phenomena": _phenomenon_rows(phenomena, target),
         "details": _has_details(categories, phenomena),
-        "stats": json_script({"categories": _stats(categories, located),
-                              "phenomena": _stats(phenomena, located)}),
+        "stats": json_script({"categories": _stats(scores, categories),
+                              "phenomena": _stats(scores, phenomena)}),
         "heatmap": _heatmap(scores, phenomena, heat_values),
         "heat_values": heat_values,
         "dotplot": _dotplot(scores, target),
@@ -148,53 +146,7 @@ def _facts(scores: Scores, evaluation: Evaluation) -> list[str]:
     facts += [f"Identical outputs for every item: {' = '.join(group)} (scored as separate "
               "systems)" for group in evaluation.identical if set(group) <= set(scores.systems)]
     facts.append(str(scores.coverage) + ".")
-    if not scores.options.fair:
-        facts.append("Scored WITHOUT the fairness rule: warnings and missing outputs count "
-                     "as not passed.")
     return facts
-
-
-def _located(data: dict[str, Any]) -> dict[tuple[str, str, str], int]:
-    """Located items per table row (category, phenomenon and the averages).
-
-    Stopgap until the scores carry a ``located`` column (issue #10): counted from the
-    drill-down's items, which are exactly the located items of the scored systems.
-    """
-    counts: dict[tuple[str, str, str], int] = {}
-    for item in data["items"]:
-        phenomenon, category = data["phenomena"][item[1]]
-        name = data["categories"][category]
-        for key in (("phenomenon", name, phenomenon), ("category", name, "")):
-            counts[key] = counts.get(key, 0) + 1
-    total = len(data["items"])
-    for level in ("micro", "category-macro", "phenomenon-macro"):
-        counts[(level, "", "")] = total
-    return counts
-
-
-def _dropped(scores: Scores, data: dict[str, Any]) -> list[str]:
-    """Categories and phenomena with located items that have no row in the scores, and why.
-
-    Uses `Scores.dropped` when the scores carry it (issue #10); until then the rows are
-    found by comparing the located items with the table.
-    """
-    dropped = getattr(scores, "dropped", None)
-    if dropped is not None:
-        return [str(row) for row in dropped]
-    table = scores.table
-    present = set(zip(table["level"], table["category"], table["phenomenon"], strict=True))
-    located = _located(data)
-    sentences = []
-    for level, category, phenomenon in located:
-        if level in ("phenomenon", "category") and (level, category, phenomenon) not in present:
-            what = f"phenomenon {phenomenon!r} ({category})" if phenomenon else \
-                f"category {category!r}"
-            n = located[(level, category, phenomenon)]
-            why = ("no item entered the scores: each of its located items has a warning or "
-                   "missing output for some system" if scores.options.fair
-                   else "no item entered the scores")
-            sentences.append(f"{what}, {n:,} located items: {why}")
-    return sentences
 
 
 def _summary(scores: Scores, evaluation: Evaluation) -> list[dict[str, Any]]:
@@ -222,14 +174,13 @@ def _category_rows(table: PaperTable, target: str) -> list[TableRow]:
 
 def _phenomenon_rows(table: PaperTable, target: str) -> list[TableRow]:
     rows = []
-    current = ""
     for row in table.rows:
         if row.kind == "category":
-            current = row.label
-            rows.append(TableRow(row, current, None, state_link(target, category=current)))
+            rows.append(TableRow(row, row.category, None,
+                                 state_link(target, category=row.category)))
         elif row.kind == "phenomenon":
-            rows.append(TableRow(row, current, row.label, state_link(
-                target, category=current, phenomenon=row.label)))
+            rows.append(TableRow(row, row.category, row.phenomenon, state_link(
+                target, category=row.category, phenomenon=row.phenomenon)))
         else:
             rows.append(TableRow(row, None, None, None))
     return rows
@@ -239,37 +190,41 @@ def _has_details(*tables: PaperTable) -> dict[str, bool]:
     """Which optional statistics the scores carry (the page offers to show those)."""
     cells = [c for t in tables for r in t.rows for c in r.cells]
     return {"ci": any(c.ci_low is not None for c in cells),
-            "rank": any(c.rank_best is not None for c in cells),
+            "rank": any(c.ranks is not None for c in cells),
             "p": any(c.p_value is not None for c in cells)}
 
 
-def _stats(table: PaperTable, located: dict[tuple[str, str, str], int]) -> list[list[Any]]:
+def _stats(scores: Scores, table: PaperTable) -> list[list[Any]]:
     """Per table row: items, located items, and per system the cell's statistics.
 
-    A cell is ``[passes, first, lower, upper, ci_low, ci_high, p_value, rank_best,
-    rank_worst]``, None where the scores do not have a value; trailing Nones are left out
-    (the page reads a missing entry as None). For tooltips and the optional columns.
+    A cell is ``[accuracy, first, passes, lower, upper, ci_low, ci_high, p_value,
+    rank_best, rank_worst]``, None where the scores do not have a value (passes: macro
+    rows, which are not a count); trailing Nones are left out (the page reads a missing
+    entry as None). A dropped row has no cells. For tooltips and the optional statistics
+    in the cells.
     """
     levels = {label: level for level, label in AVERAGE_LABELS.items()}
     stats: list[list[Any]] = []
-    category = ""
     for row in table.rows:
-        if row.kind == "category":
-            category = row.label
-            key = ("category", row.label, "")
-        elif row.kind == "phenomenon":
-            key = ("phenomenon", category, row.label)
-        else:
-            key = (levels.get(row.label, ""), "", "")
-        count = row.located if row.located is not None else located.get(key)
-        stats.append([row.items, count, [
-            [c.passes, 1 if c.bold else 0, number(c.lower), number(c.upper), number(c.ci_low),
-             number(c.ci_high), number(c.p_value), c.rank_best, c.rank_worst]
-            for c in row.cells]])
-    for entry in stats:
-        for cell in entry[2]:
-            while cell and cell[-1] is None:
-                cell.pop()
+        level = row.kind if row.kind != "average" else levels.get(row.label, "")
+        found = scores.row(level, row.category, row.phenomenon)
+        # Macro rows count the groups they average as "located": no items are left out.
+        proportion = level in ("category", "phenomenon", "micro")
+        located = row.located if proportion else None
+        if found is None:  # dropped: no item entered
+            stats.append([row.items, located, []])
+            continue
+        cells = []
+        for index, cell in enumerate(row.cells):
+            ranks = cell.ranks or (None, None)
+            entry = [number(cell.accuracy, 6), 1 if cell.bold else 0,
+                     int(found.passes[index]) if proportion else None,
+                     number(cell.lower, 6), number(cell.upper, 6), number(cell.ci_low, 6),
+                     number(cell.ci_high, 6), number(cell.p_value, 6), ranks[0], ranks[1]]
+            while entry and entry[-1] is None:
+                entry.pop()
+            cells.append(entry)
+        stats.append([row.items, located, cells])
     return stats
 
 

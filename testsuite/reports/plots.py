@@ -27,7 +27,7 @@ from .tables import AVERAGE_LABELS
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-    from ..scores import Scores
+    from ..scoring import Scores
 
 #: ColorBrewer RdYlBu (11 classes, the darkest blue left out so that the many 100 % cells
 #: stay light enough to read), red at 0 % to blue at 100 %: colour-blind safe.
@@ -121,21 +121,10 @@ def dot_rows(scores: Scores) -> list[DotRow]:
 
 def _level_rows(scores: Scores, level: str
                 ) -> list[tuple[str, str, int, tuple[float | None, ...], tuple[bool, ...]]]:
-    table = scores.table
-    part = table[table["level"] == level]
-    groups: dict[tuple[str, str], dict[str, tuple[float | None, bool, int]]] = {}
-    for category, phenomenon, system, accuracy, first, items in zip(
-            part["category"].tolist(), part["phenomenon"].tolist(), part["system"].tolist(),
-            part["accuracy"].tolist(), part["first_cluster"].tolist(), part["items"].tolist(),
-            strict=True):
-        groups.setdefault((str(category), str(phenomenon)), {})[str(system)] = (
-            _number(accuracy), bool(first), int(items))
-    rows = []
-    for (category, phenomenon), by_system in groups.items():
-        cells = [by_system.get(s, (None, False, 0)) for s in scores.systems]
-        rows.append((category, phenomenon, next(iter(by_system.values()))[2],
-                     tuple(c[0] for c in cells), tuple(c[1] for c in cells)))
-    return rows
+    return [(row.category, row.phenomenon, row.items,
+             tuple(_number(a) for a in row.accuracy.tolist()),
+             tuple(bool(f) for f in row.first_cluster.tolist()))
+            for row in scores.level(level)]
 
 
 def axis_start(rows: list[DotRow]) -> float:

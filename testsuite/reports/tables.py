@@ -13,7 +13,8 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
-    from ..scores import Scores
+    from ..scoring import ScoreRow, Scores
+    from ..scoring.signature import Signature
 
 RowKind = Literal["category", "phenomenon", "average"]
 AVERAGE_LABELS = {"micro": "micro-average", "category-macro": "category macro-average",
@@ -22,32 +23,34 @@ AVERAGE_LABELS = {"micro": "micro-average", "category-macro": "category macro-av
 
 @dataclass(frozen=True)
 class Cell:
-    """One accuracy of one system in one row (None when the row has no value).
+    """One system's value in one row (accuracy None when the row has no value).
 
-    Besides what the paper prints (accuracy, bold), a cell carries what the scores know
-    about it for renderers that can show more (the HTML tooltips): passes, the bounds of
-    open warnings, the 95 % interval of the accuracy, the p-value of the row's best against
-    this system and the rank range. Each is None when the scores do not have it.
+    Attributes:
+        accuracy: The accuracy.
+        bold: In the row's first performance cluster.
+        lower, upper: Bounds while warnings are open.
+        ci_low, ci_high: 95 % confidence interval.
+        p_value: One-tailed p-value of the best system against this one (None for the best).
+        cluster: Full cluster number, if computed.
+        ranks: (best, worst) rank, if computed.
     """
 
     accuracy: float | None
     bold: bool = False
     lower: float | None = None
     upper: float | None = None
-    passes: int | None = None
     ci_low: float | None = None
     ci_high: float | None = None
     p_value: float | None = None
-    rank_best: int | None = None
-    rank_worst: int | None = None
+    cluster: int | None = None
+    ranks: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True)
 class Row:
     """A row: its label, kind, item count, one cell per system and the mean over systems.
 
-    ``located`` counts the row's items located before the fairness rule (None when the
-    scores do not say), so ``located - items`` items were left out by it.
+    ``dropped`` says why a row has no values (none of its items entered the scores).
     """
 
     label: str
@@ -55,108 +58,114 @@ class Row:
     items: int
     cells: tuple[Cell, ...]
     average: float | None
-    located: int | None = None
+    category: str = ""
+    phenomenon: str = ""
+    located: int = 0
+    dropped: str = ""
 
 
 @dataclass(frozen=True)
 class PaperTable:
-    """A whole table with what must be printed around it."""
+    """A whole table with what must be printed around it.
+
+    Attributes:
+        notes: Sentences every rendering shows under the table (coverage first).
+        clusters: Whether the cells carry full clusters and rank ranges.
+    """
 
     title: str
     pair: str
     systems: tuple[str, ...]
     rows: tuple[Row, ...]
-    signature: str
-    note: str
+    signature: Signature
+    notes: tuple[str, ...]
     fair: bool
+    clusters: bool = False
 
-
-#: Records of the score table by (level, category, phenomenon), then by system.
-Index = dict[tuple[str, str, str], dict[str, dict[str, Any]]]
-
-
-def _index(scores: Scores) -> Index:
-    """The score table's records grouped by row, read once per table (not once per row)."""
-    index: Index = {}
-    records: list[dict[str, Any]] = scores.table.to_dict("records")  # type: ignore[assignment]
-    for record in records:
-        key = (str(record["level"]), str(record["category"]), str(record["phenomenon"]))
-        index.setdefault(key, {})[str(record["system"])] = record
-    return index
-
-
-def _row(scores: Scores, index: Index, level: str, category: str, phenomenon: str,
-         label: str, kind: RowKind) -> Row | None:
-    records = index.get((level, category, phenomenon))
-    if not records:
-        return None
-    cells = tuple(_cell(records[s]) if s in records else Cell(None) for s in scores.systems)
-    values = [c.accuracy for c in cells if c.accuracy is not None]
-    first = next(iter(records.values()))
-    located = _integer(first.get("located"))
-    return Row(label, kind, int(first["items"]), cells,
-               sum(values) / len(values) if values else None, located)
-
-
-def _cell(record: dict[str, Any]) -> Cell:
-    return Cell(float(record["accuracy"]), bool(record["first_cluster"]),
-                _number(record.get("lower")), _number(record.get("upper")),
-                _integer(record.get("passes")), _number(record.get("ci_low")),
-                _number(record.get("ci_high")), _number(record.get("p_value")),
-                _integer(record.get("rank_best")), _integer(record.get("rank_worst")))
+    @property
+    def note(self) -> str:
+        """All notes as one text (for one-line renderings such as a caption)."""
+        return "; ".join(self.notes)
 
 
 def _number(value: Any) -> float | None:
-    if value is None:
-        return None
     number = float(value)
     return None if number != number else number  # NaN → None
 
 
-def _integer(value: Any) -> int | None:
-    number = _number(value)
-    return None if number is None else int(number)
+def _row(scores: Scores, row: ScoreRow, label: str, kind: RowKind) -> Row:
+    ranks = (row.rank_best, row.rank_worst)
+    cells = tuple(Cell(
+        float(row.accuracy[i]), bool(row.first_cluster[i]), _number(row.lower[i]),
+        _number(row.upper[i]), _number(row.ci_low[i]), _number(row.ci_high[i]),
+        _number(row.p_value[i]), None if row.cluster is None else int(row.cluster[i]),
+        None if ranks[0] is None or ranks[1] is None else (int(ranks[0][i]), int(ranks[1][i])))
+        for i in range(len(scores.systems)))
+    return Row(label, kind, row.items, cells, float(row.accuracy.mean()), row.category,
+               row.phenomenon, row.located)
 
 
-def _averages(scores: Scores, index: Index, levels: tuple[str, ...]) -> list[Row]:
-    rows = [_row(scores, index, level, "", "", AVERAGE_LABELS[level], "average")
-            for level in levels]
-    return [r for r in rows if r is not None]
+def _dropped(scores: Scores, level: str, category: str, phenomenon: str, label: str,
+             kind: RowKind) -> Row | None:
+    for dropped in scores.dropped:
+        if (dropped.level, dropped.category, dropped.phenomenon) == (level, category,
+                                                                     phenomenon):
+            cells = tuple(Cell(None) for _ in scores.systems)
+            return Row(label, kind, 0, cells, None, category, phenomenon, dropped.located,
+                       str(dropped))
+    return None
 
 
-def _frame(scores: Scores, title: str, rows: list[Row]) -> PaperTable:
-    note = str(scores.coverage)
-    if not scores.options.fair:
-        note += "; WITHOUT the fairness rule: warnings and missing outputs count as not passed"
+def _averages(scores: Scores, levels: tuple[str, ...]) -> list[Row]:
+    return [_row(scores, row, AVERAGE_LABELS[level], "average") for level in levels
+            for row in scores.level(level)]
+
+
+def _frame(scores: Scores, title: str, rows: list[Row], levels: tuple[str, ...]
+           ) -> PaperTable:
+    notes = (str(scores.coverage), *(str(n) for n in scores.notes if n.concerns(levels)))
     return PaperTable(title, scores.pair, tuple(scores.systems), tuple(rows), scores.signature,
-                      note, scores.options.fair)
+                      notes, scores.options.fair, scores.options.clusters)
+
+
+def _categories(scores: Scores) -> list[str]:
+    """Categories in suite order, scored or dropped."""
+    return list(dict.fromkeys(scores.matrix.categories))
+
+
+def _row_or_dropped(scores: Scores, level: str, category: str, phenomenon: str, label: str,
+                    kind: RowKind) -> Row | None:
+    found = scores.row(level, category, phenomenon)
+    if found is not None:
+        return _row(scores, found, label, kind)
+    return _dropped(scores, level, category, phenomenon, label, kind)
 
 
 def category_table(scores: Scores) -> PaperTable:
     """Accuracy per category, then the micro- and category macro-average."""
-    index = _index(scores)
-    categories = [category for level, category, _ in index if level == "category"]
-    rows = [_row(scores, index, "category", c, "", c, "category") for c in categories]
-    rows_kept = [r for r in rows if r is not None]
-    rows_kept += _averages(scores, index, ("micro", "category-macro"))
-    return _frame(scores, f"Accuracy per category ({scores.pair})", rows_kept)
+    rows = [_row_or_dropped(scores, "category", c, "", c, "category")
+            for c in _categories(scores)]
+    kept = [r for r in rows if r is not None]
+    kept += _averages(scores, ("micro", "category-macro"))
+    return _frame(scores, f"Accuracy per category ({scores.pair})", kept,
+                  ("category", "micro", "category-macro"))
 
 
 def phenomenon_table(scores: Scores) -> PaperTable:
     """Accuracy per phenomenon under a category row, then the averages."""
-    index = _index(scores)
-    phenomena: dict[str, list[str]] = {}
-    for level, category, phenomenon in index:
-        if level == "phenomenon":
-            phenomena.setdefault(category, []).append(phenomenon)
+    matrix = scores.matrix
+    phenomena = list(dict.fromkeys(zip(matrix.categories, matrix.phenomena, strict=True)))
     rows: list[Row | None] = []
-    for category, names in phenomena.items():
-        rows.append(_row(scores, index, "category", category, "", category, "category"))
-        rows += [_row(scores, index, "phenomenon", category, phenomenon, phenomenon,
-                      "phenomenon") for phenomenon in names]
+    for category in _categories(scores):
+        rows.append(_row_or_dropped(scores, "category", category, "", category, "category"))
+        for of, phenomenon in phenomena:
+            if of == category:
+                rows.append(_row_or_dropped(scores, "phenomenon", category, phenomenon,
+                                            phenomenon, "phenomenon"))
     kept = [r for r in rows if r is not None]
-    kept += _averages(scores, index, ("micro", "phenomenon-macro"))
-    return _frame(scores, f"Accuracy per phenomenon ({scores.pair})", kept)
+    kept += _averages(scores, ("micro", "phenomenon-macro"))
+    return _frame(scores, f"Accuracy per phenomenon ({scores.pair})", kept,
+                  ("category", "phenomenon", "micro", "phenomenon-macro"))
 
 
 def split_table(table: PaperTable, max_rows: int = 48) -> list[PaperTable]:

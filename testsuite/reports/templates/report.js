@@ -7,9 +7,10 @@
   var drilldowns = {}; // by target id
 
   // ---- Tooltips and details from the scores' statistics (report-stats JSON). A cell is
-  // [passes, first, lower, upper, ci_low, ci_high, p_value, rank_best, rank_worst]; a
-  // missing entry at the end means the scores do not have that value.
-  var PASSES = 0, FIRST = 1, LOWER = 2, UPPER = 3, CI_LOW = 4, CI_HIGH = 5, P = 6, RANK_BEST = 7, RANK_WORST = 8;
+  // [accuracy, first, passes, lower, upper, ci_low, ci_high, p_value, rank_best,
+  // rank_worst]; a missing entry at the end means the scores do not have that value.
+  var ACCURACY = 0, FIRST = 1, PASSES = 2, LOWER = 3, UPPER = 4, CI_LOW = 5, CI_HIGH = 6, P = 7,
+    RANK_BEST = 8, RANK_WORST = 9;
   function field(cell, at) { return cell && cell[at] !== undefined ? cell[at] : null; }
   function rank(cell) {
     var best = field(cell, RANK_BEST), worst = field(cell, RANK_WORST);
@@ -18,8 +19,10 @@
 
   function describe(system, label, items, located, cell) {
     var text = system + " · " + label + ": ";
-    if (!cell || !items) return text + "no item entered the scores";
-    text += TS.percent(cell[PASSES] / items) + " % (" + TS.number(cell[PASSES]) + " of " + TS.number(items) + " items passed)";
+    if (!cell || !cell.length || !items) return text + "no item entered the scores";
+    text += TS.percent(cell[ACCURACY]) + " %";
+    if (field(cell, PASSES) !== null) text += " (" + TS.number(cell[PASSES]) + " of " + TS.number(items) + " items passed)";
+    else text += " (average over " + TS.number(items) + " items)";
     if (field(cell, CI_LOW) !== null) text += "\n95 % interval: " + TS.percent(cell[CI_LOW]) + "–" + TS.percent(cell[CI_HIGH]) + " %";
     text += "\n" + (cell[FIRST] ? "in the first performance cluster" : "not in the first performance cluster");
     if (field(cell, P) !== null) text += " (p = " + Number(cell[P]).toPrecision(2) + ", the row's best against this system)";
