@@ -3,8 +3,9 @@
 At least what the terminal shows (`compare_render.print_comparison`): accuracy per system
 and run with every change, its p-value and significance; each run's best system against
 the best of the earlier runs; per system the items that regressed and improved; the
-changed items themselves (filterable, with their source, exportable as CSV); the systems
-not compared, named; the notes and the signature. Plus a slope chart of one row at a time.
+changed items themselves (filterable, with their source, exportable as CSV); the notes
+(the systems not compared among them, named) and the signature. Plus a slope chart of one
+row at a time.
 """
 
 from __future__ import annotations
@@ -45,13 +46,13 @@ def comparison_html(comparison: Comparison, title: str | None = None) -> str:
              _clean_record(r) for r in comparison.table.to_dict("records")}
     rows = _comparison_rows(comparison)
     plain = comparison_json(comparison)
-    fields = signature_fields(comparison.signature)
+    fields = comparison.signature.fields
     changes = comparison.changes
     template = environment().get_template("compare.html.j2")
     return template.render(
         title=title, c=comparison, rows=rows, cells=cells, best=plain["best"],
         test=fields.get("test"), alpha=fields.get("alpha"),
-        signature=str(comparison.signature), not_compared=_not_compared(comparison),
+        signature=str(comparison.signature),
         summary=_change_summary(comparison), chart=_slope_chart(comparison, rows, cells),
         chart_default=next(r["key"] for r in rows if r["level"] == "micro"),
         has_source="source" in changes.columns,
@@ -59,21 +60,6 @@ def comparison_html(comparison: Comparison, title: str | None = None) -> str:
                              "rows": [[_plain(r.get(k)) for k in CHANGE_COLUMNS]
                                       for r in plain["changes"]]}),
         version=__version__, css=asset("report.css"), js=asset(*COMMON_JS, "compare.js"))
-
-
-def signature_fields(signature: Any) -> dict[str, str]:
-    """The named parts of a signature object (``signature.fields``); none for a plain string.
-
-    The signature's text is never parsed back: a string signature (before issue #10's
-    signature object) simply has no fields to show.
-    """
-    fields = getattr(signature, "fields", None)
-    return {str(k): str(v) for k, v in fields.items()} if fields else {}
-
-
-def _not_compared(comparison: Comparison) -> list[str]:
-    """The systems left out because they are not in every run (names, when known)."""
-    return [str(name) for name in getattr(comparison, "not_compared", None) or []]
 
 
 def _plain(value: Any) -> Any:
@@ -163,4 +149,4 @@ def _dodge(lines: list[dict[str, Any]], bottom: float, gap: float = 13) -> None:
             line["label_y"] -= overflow
 
 
-__all__ = ["CHANGE_COLUMNS", "comparison_html", "signature_fields"]
+__all__ = ["CHANGE_COLUMNS", "comparison_html"]
