@@ -306,3 +306,30 @@ def test_rank_ranges_when_computed():
     assert ranks == [(int(table.loc[("micro", "", s), "rank_best"]),
                       int(table.loc[("micro", "", s), "rank_worst"])) for s in one.systems]
     assert "rank ranges" in " ".join(page.text)
+
+
+def test_comparison_page_escapes_names_and_outputs(tmp_path):
+    """Hostile system names, categories and outputs in a comparison stay text."""
+    from testsuite.compare import compare
+    from testsuite.reports.html import comparison_html
+    from testsuite.runs import Run
+
+    before, suite = small_evaluation(("de-en",))
+    after, _ = small_evaluation(("de-en",))
+    frame = after.results
+    flip = (frame["system"] == SYSTEM) & (frame["item"] == "a1")  # pass → fail
+    frame.loc[flip, "outcome"] = "fail"
+    frame.loc[flip, "output"] = "=cmd|' /C calc'!A0 </script>"
+    sources = {"de-en": {i.id: i.source for i in suite.items_of("de-en")}}
+    comparison = compare([Run("old", "wmt21", 2021, tmp_path, before, sources=sources),
+                          Run("new", "wmt22", 2022, tmp_path, after, sources=sources)], "de-en")
+    assert len(comparison.changes) == 1
+    text = comparison_html(comparison)
+    page = parsed(text)
+    assert [s.get("type") for s in page.scripts] == ["application/json", None]
+    assert "</script><script>" not in text and "<b>A</b>" not in text
+    assert 'title="S $\\alpha$ &lt;i&gt;, wmt21"' in text
+    data = json.loads(page.data[0])
+    row = dict(zip(data["columns"], data["rows"][0], strict=True))
+    assert (row["system"], row["after"], row["category"]) == (
+        SYSTEM, "=cmd|' /C calc'!A0 </script>", CATEGORY)

@@ -592,3 +592,20 @@ def test_dark_scheme_and_print(chromium: Chromium, report: Path):
         assert dark.errors == []
     finally:
         dark.close()
+
+
+def test_chart_dots_and_legend_open_their_outputs(tab: Tab, report: Path, wmt21):
+    _, _, scores = wmt21
+    page = load(tab, report)
+    dots = page.locator("#category-chart-de-en circle.dot")
+    assert dots.count() == 16 * 18
+    for index in (0, 100, 16 * 18 - 1):
+        dot = dots.nth(index)
+        title = dot.evaluate("d => d.querySelector('title').textContent")
+        system, label = re.match(r"(.+?) · (.+?): ", title).groups()
+        dot.dispatch_event("click")
+        expected = "all categories" if "average" in label else label
+        assert (selected(page, "category"), selected(page, "system")) == (expected, system)
+    page.locator("ul.legend li a").nth(4).click()
+    assert selected(page, "system") == scores.systems[4]
+    assert selected(page, "category") == "all categories"
