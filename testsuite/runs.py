@@ -57,6 +57,7 @@ class Run:
         sources: The source sentence of every item, per pair.
         rejudged: Items judged again because their rule changed since the run was saved.
         metadata: Everything in run.json.
+        suite: The suite the run was evaluated with now.
     """
 
     name: str
@@ -70,6 +71,7 @@ class Run:
     sources: dict[str, dict[str, str]] = field(default_factory=dict)
     rejudged: int = 0
     metadata: dict[str, Any] = field(default_factory=dict)
+    suite: Suite = field(default_factory=Suite)
 
     @property
     def label(self) -> str:
@@ -148,8 +150,14 @@ def save_run(path: Path, evaluation: Evaluation, suite: Suite, *,
     items = [{"id": i.id, "pair": i.pair, "category": i.category, "phenomenon": i.phenomenon,
               "source": i.source, "rule": rule_hash(suite.rule_of(i))}
              for pair in pairs for i in suite.items_of(pair)]
-    outputs = [{"pair": s.pair, "system": s.system, "item": item, "output": output}
-               for s in systems for item, output in s.outputs.items()]
+    outputs: list[dict[str, Any]] = [
+        {"pair": s.pair, "system": s.system, "item": item, "output": output}
+        for s in systems for item, output in s.outputs.items()]
+    # With --repeated agree, the other occurrences' outputs of repeated items too.
+    outputs += [{"pair": s.pair, "system": s.system, "item": item, "output": text,
+                 "occurrence": k}
+                for s in systems for item, texts in s.occurrences.items()
+                for k, text in enumerate(texts[1:], start=1)]
     columns = evaluation.columns
     outcomes = [dict(zip(columns, values, strict=True))
                 for values in zip(*columns.values(), strict=True)]
@@ -193,7 +201,8 @@ def read_metadata(path: Path) -> dict[str, Any]:
     return metadata
 
 
-def load_run(path: Path, suite: Suite | None = None, timeout: float | None = None) -> Run:
+def load_run(path: Path, suite: Suite | None = None, timeout: float | None = None,
+             normalise: str | None = None, renormalise: bool = False) -> Run:
     """Load a run and bring its outcomes up to date with the current suite and rules.
 
     Args:
@@ -201,15 +210,16 @@ def load_run(path: Path, suite: Suite | None = None, timeout: float | None = Non
         suite: The current suite; by default the one the run was saved with (its files as
             they are now).
         timeout: Regex time limit for outputs judged again (default: the run's).
-
-    Outputs are matched under the normalisation the run was saved with (none by default).
+        normalise: With `renormalise`, the normalisation to match under instead of the
+            run's own (None: none); every output is then judged again.
+        renormalise: Use `normalise` rather than the normalisation the run was saved with.
     """
     from .evaluate import evaluate
     from .loader import load_suite
     from .normalise import profile
 
     metadata = read_metadata(path)
-    matched_under = metadata.get("normalise")
+    matched_under = normalise if renormalise else metadata.get("normalise")
     if suite is None:
         paths = [Path(p) for p in metadata.get("suite") or []]
         if not paths:
@@ -235,14 +245,20 @@ def load_run(path: Path, suite: Suite | None = None, timeout: float | None = Non
             usable.add(key)
             sources.setdefault(key[0], {})[key[1]] = item.source
             if record.get("rule") == rule_hash(suite.rule_of(item)) \
-                    and timeout == saved_timeout:
+                    and timeout == saved_timeout and matched_under == metadata.get("normalise"):
                 unchanged.add(key)
     by_system: dict[tuple[str, str], dict[str, str]] = {}
+    others: dict[tuple[str, str], dict[str, list[tuple[int, str]]]] = {}
     for record in _records(path / "outputs.jsonl", ("pair", "system", "item", "output")):
         key = (record["pair"], record["item"])
-        if key in usable:
-            by_system.setdefault((record["pair"], record["system"]), {})[record["item"]] = \
-                record["output"]
+        if key not in usable:
+            continue
+        system = (record["pair"], record["system"])
+        if isinstance(record.get("occurrence"), int) and record["occurrence"] > 0:
+            others.setdefault(system, {}).setdefault(record["item"], []).append(
+                (record["occurrence"], record["output"]))
+        else:
+            by_system.setdefault(system, {})[record["item"]] = record["output"]
     known = {}
     outcomes = path / "outcomes.jsonl"
     if unchanged and outcomes.is_file():
@@ -250,12 +266,14 @@ def load_run(path: Path, suite: Suite | None = None, timeout: float | None = Non
             if (record["pair"], record["item"]) in unchanged:
                 known[(record["pair"], record["item"], record["output"])] = (
                     record["outcome"], record["reason"])
-    systems = [SystemOutputs(system, pair, outputs, str(path))
-               for (pair, system), outputs in by_system.items()]
+    systems = [SystemOutputs(system, pair, outputs, str(path), {
+        item: [outputs[item], *(text for _, text in sorted(extra))]
+        for item, extra in others.get((pair, system), {}).items() if item in outputs})
+        for (pair, system), outputs in by_system.items()]
     evaluation = evaluate(suite, systems, timeout=timeout, known=known,
                           normalise=profile(matched_under))
     rejudged = len(usable - {(p, i) for p, i, _ in known})
     return Run(metadata.get("name") or path.name, metadata.get("campaign"),
                metadata.get("year"), path, evaluation,
                [e.system for e in evaluation.excluded], removed, changed, sources, rejudged,
-               metadata)
+               metadata, suite)

@@ -20,17 +20,37 @@ if TYPE_CHECKING:
 OUTCOME_STYLES = {"pass": "green", "fail": "red", "warning": "yellow", "missing": "magenta"}
 
 
-def print_evaluation(evaluation: Evaluation, console: Console) -> None:
-    """Print the outcome counts per system and what was noticed about the inputs."""
+def print_evaluation(evaluation: Evaluation, console: Console, not_located: bool = False
+                     ) -> None:
+    """Print the outcome counts per system and what was noticed about the inputs.
+
+    Args:
+        evaluation: The evaluation.
+        console: Where to print.
+        not_located: Also list the ids of the items not found in a WMT source.
+    """
     for located in evaluation.located.values():
         found = len(located.lines)
         total = found + len(located.not_found)
         console.print(f"{located.pair}: located {found} of {total} items in "
                       f"{escape(located.source_file)}"
-                      + (f"; {len(located.not_found)} not found (not in this source file)"
-                         if located.not_found else "")
-                      + (f"; {len(located.repeated)} occur more than once (first occurrence "
-                         "used)" if located.repeated else ""))
+                      + (f"; {len(located.not_found)} not found (not in this source file"
+                         + ("" if not_located else "; --not-located lists them") + ")"
+                         if located.not_found else ""))
+        if not_located and located.not_found:
+            console.print(f"  not located: {escape(', '.join(located.not_found))}")
+        if located.repeated:
+            policy = {"first": "the first occurrence's output used",
+                      "last": "the last occurrence's output used",
+                      "agree": "occurrences judged differently are warnings"}
+            console.print(f"{located.pair}: {len(located.repeated)} items occur more than once "
+                          f"in the source ({policy[located.repeated_policy]}; --repeated "
+                          "first|last|agree chooses)")
+            for name, items in sorted(located.differing.items(),
+                                        key=lambda kv: (-len(kv[1]), kv[0])):
+                console.print(f"  {escape(name)} translated the occurrences of "
+                              f"{len(items)} of them differently, e.g. "
+                              f"{escape(', '.join(items[:5]))}")
     for excluded in evaluation.excluded:
         console.print(f"[yellow]left out:[/] {escape(str(excluded))}")
     for group in evaluation.identical:

@@ -367,7 +367,32 @@ def score(evaluation: Evaluation, suite: Suite, pair: str | None = None,
             is left to score, or when no item enters the scores.
     """
     matrix = OutcomeMatrix.from_evaluation(evaluation, suite, pair)
-    return score_matrix(matrix, options or ScoreOptions(), suite_hash(suite, matrix.pair))
+    scores = score_matrix(matrix, options or ScoreOptions(), suite_hash(suite, matrix.pair))
+    scores.notes[:0] = input_notes(evaluation, matrix.pair)
+    return scores
+
+
+def input_notes(evaluation: Evaluation, pair: str) -> list[Note]:
+    """What the evaluation noticed about the inputs of a pair, for every report to say."""
+    notes = [Note(f"left out: {e}") for e in evaluation.excluded if e.pair in ("", pair)]
+    columns = evaluation.columns
+    pair_systems = {s for s, p in zip(columns["system"], columns["pair"], strict=True)
+                    if p == pair}
+    notes += [Note(f"identical outputs on every item: {' = '.join(group)}")
+              for group in evaluation.identical if set(group) <= pair_systems]
+    located = evaluation.located.get(pair)
+    if located is not None and located.repeated:
+        text = (f"{len(located.repeated)} items occur more than once in the WMT source; the "
+                f"{located.repeated_policy} occurrence's output was used")
+        if located.repeated_policy == "agree":
+            text = (f"{len(located.repeated)} items occur more than once in the WMT source; "
+                    "an item whose occurrences got different outcomes is a warning")
+        if located.differing:
+            most = sorted(located.differing.items(), key=lambda kv: (-len(kv[1]), kv[0]))
+            text += (f" ({len(most)} systems translated some occurrences differently, e.g. "
+                     + ", ".join(f"{s} on {len(i)} items" for s, i in most[:3]) + ")")
+        notes.append(Note(text))
+    return notes
 
 
 def score_matrix(full: OutcomeMatrix, options: ScoreOptions, suite_id: str) -> Scores:
