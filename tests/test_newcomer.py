@@ -49,7 +49,8 @@ def test_a_pair_the_files_do_not_have_lists_those_they_have(workspace: Path, dat
     assert "no de-fr outputs" in output and "its WMT files are for: de-en, en-de" in output
 
 
-@pytest.mark.parametrize("where", ["system-outputs", "system-outputs/newstest2021.de-en.hyp.Online-A.en"])
+@pytest.mark.parametrize("where", ["system-outputs",
+                                   "system-outputs/newstest2021.de-en.hyp.Online-A.en"])
 def test_wmt_hypotheses_without_their_source(workspace: Path, data: Path, where: str) -> None:
     txt_ts = data / "wmt21" / "txt-ts"
     code, output = run("score", str(txt_ts / where), "--pair", "de-en", "--suite", "dfki", "-q")
