@@ -266,7 +266,7 @@ TestOption = Annotated[str, typer.Option(
 MacroTestOption = Annotated[str | None, typer.Option(
     "--macro-test", help="Test of macro-average rows: published (default with ztest: the "
     "macro-average read as a proportion, approximate), stratified (paired Z-test with the "
-    "stratified variance) or bootstrap (default with paired).", show_default=False)]
+    "stratified variance; default with paired) or bootstrap.", show_default=False)]
 AlphaOption = Annotated[float, typer.Option(help="One-tailed significance level.")]
 CorrectionOption = Annotated[str, typer.Option(
     help="Multiple-comparison correction: none, holm, bonferroni or fdr_bh.")]

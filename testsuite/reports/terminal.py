@@ -150,11 +150,21 @@ class _Plan:
     draw: Callable[[list[int], bool], list[Text]]
 
 
-def _grid(head: list[str], rows: list[list[Text]], widths: list[int],
-          styles: list[str | None], rules: set[int]) -> list[Text]:
+def grid_lines(head: list[str], rows: list[list[Text]], widths: list[int],
+               styles: list[str | None], rules: set[int],
+               groups: list[tuple[str, int]] | None = None) -> list[Text]:
     """Lines of a plain grid: a bold header, a rule, the rows (right-aligned but the first
     column), a rule before each row in `rules`. Drawn as text, not as a `rich.table.Table`:
-    a paper table has thousands of cells and measuring each costs more than the scoring."""
+    a paper table has thousands of cells and measuring each costs more than the scoring.
+
+    Args:
+        head: Column headers.
+        rows: Cells of each row.
+        widths: Width of each column.
+        styles: Style of each row (None: plain).
+        rules: Rows before which a rule is drawn.
+        groups: A header line above `head`: (label, number of columns it spans), centred.
+    """
     def line(cells: list[Text], style: str | None) -> Text:
         out = Text(style=style or "")
         for index, (cell, width) in enumerate(zip(cells, widths, strict=True)):
@@ -167,7 +177,20 @@ def _grid(head: list[str], rows: list[list[Text]], widths: list[int],
         return out
 
     rule = Text("─" * (sum(widths) + GAP * (len(widths) - 1)), style="dim")
-    lines = [line([Text(h, style="bold") for h in head], None), rule]
+    lines = []
+    if groups:
+        top = Text()
+        start = 0
+        for index, (label, span) in enumerate(groups):
+            width = sum(widths[start:start + span]) + GAP * (span - 1)
+            if index:
+                top.append(" " * GAP)
+            cell = Text(label, style="bold")
+            cell.truncate(width, overflow="ellipsis")
+            top.append_text(Text(cell.plain.center(width), style="bold"))
+            start += span
+        lines.append(top)
+    lines += [line([Text(h, style="bold") for h in head], None), rule]
     for index, (cells, style) in enumerate(zip(rows, styles, strict=True)):
         if index in rules:
             lines.append(rule)
@@ -216,7 +239,7 @@ def _plan_columns(table: PaperTable, texts: list[list[str]], room: int) -> _Plan
             if last:
                 cells.append(Text(percent(row.average), style="dim"))
             rows.append(cells)
-        return _grid(head, rows, sizes, styles, rules)
+        return grid_lines(head, rows, sizes, styles, rules)
 
     return _Plan("systems", headers, blocks, key, draw)
 
@@ -238,7 +261,7 @@ def _plan_rows(table: PaperTable, texts: list[list[str]], room: int) -> _Plan:
             rows.append([Text(system), *(
                 Text(texts[i][s], style="bold" if table.rows[i].cells[s].bold else "")
                 for i in block)])
-        return _grid(head, rows, sizes, [None] * len(rows), {1})
+        return grid_lines(head, rows, sizes, [None] * len(rows), {1})
 
     return _Plan("rows", headers, blocks, key, draw)
 
