@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..scoring.scores import LEVELS
+from .common import percent
 from .tables import Cell, PaperTable, paper_tables, split_table
 
 if TYPE_CHECKING:
@@ -37,13 +38,6 @@ def tex_escape(text: object) -> str:
 def md_escape(text: object) -> str:
     """Escape the characters that would break a Markdown table cell."""
     return str(text).replace("|", r"\|").replace("*", r"\*").replace("_", r"\_")
-
-
-def percent(value: float | None) -> str:
-    """Accuracy as a percentage with one decimal, as in the papers ('–' when undefined)."""
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return "–"
-    return f"{100 * value:.1f}"
 
 
 def _environment(kind: str) -> Any:
@@ -191,11 +185,12 @@ def render(scores_list: list[Scores], kind: str, which: str = "both") -> str:
 
 def _only(scores: Scores, which: str) -> Scores:
     """The scores with only the rows of the chosen tables' levels."""
+
     levels = {"categories": ("category", "micro", "category-macro"),
               "phenomena": ("category", "phenomenon", "micro", "phenomenon-macro"),
               "both": LEVELS}[which]
     return replace(scores, table_rows=[r for r in scores.table_rows if r.level in levels])
 
 
-__all__ = ["CLUSTER_LEGEND", "FORMATS", "Cell", "cluster_mark", "render", "render_tables",
-           "scores_csv", "scores_json", "tex_escape"]
+__all__ = ["CLUSTER_LEGEND", "FORMATS", "Cell", "cluster_mark", "percent", "render",
+           "render_tables", "scores_csv", "scores_json", "tex_escape"]
