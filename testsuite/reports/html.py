@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .. import __version__
+from .common import AVERAGE_LABELS, percent
 from .drilldown import ALPHABET, OUTCOMES, code, drilldown_data
 from .html_common import (
     COMMON_JS,
@@ -42,8 +43,7 @@ from .plots import (
     system_colour,
     text_colour,
 )
-from .render import percent
-from .tables import AVERAGE_LABELS, PaperTable, Row, category_table, phenomenon_table
+from .tables import PaperTable, Row, category_table, phenomenon_table
 
 if TYPE_CHECKING:
     from ..evaluate import Evaluation
@@ -134,7 +134,11 @@ def _pair_section(scores: Scores, evaluation: Evaluation, suite: Suite,
 
 
 def _facts(scores: Scores, evaluation: Evaluation) -> list[str]:
-    """Sentences saying what was evaluated: located items, left-out and identical systems."""
+    """Sentences saying what was evaluated: located items and what entered the scores.
+
+    Left-out and identical systems, dropped rows and the tests' readings are in the scores'
+    notes, shown beside these.
+    """
     facts = []
     located = evaluation.located.get(scores.pair)
     if located is not None:
@@ -143,11 +147,6 @@ def _facts(scores: Scores, evaluation: Evaluation) -> list[str]:
                      f"{Path(located.source_file).name}"
                      + (f" ({len(located.not_found):,} not in that input)"
                         if located.not_found else ""))
-    pairs = {s.system: s.pair for s in evaluation.inputs}
-    facts += [f"Left out: {excluded}" for excluded in evaluation.excluded
-              if pairs.get(excluded.system, scores.pair) == scores.pair]
-    facts += [f"Identical outputs for every item: {' = '.join(group)} (scored as separate "
-              "systems)" for group in evaluation.identical if set(group) <= set(scores.systems)]
     facts.append(str(scores.coverage) + ".")
     return facts
 

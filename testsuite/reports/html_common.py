@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote, urlencode
 
-from .render import percent
+from .common import percent
 
 if TYPE_CHECKING:
     import jinja2

@@ -14,10 +14,9 @@ import math
 from typing import TYPE_CHECKING, Any
 
 from .. import __version__
+from .common import AVERAGE_LABELS, percent
 from .html_common import COMMON_JS, asset, environment, json_script
 from .plots import system_colour
-from .render import percent
-from .tables import AVERAGE_LABELS
 
 if TYPE_CHECKING:
     from ..compare import Comparison

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from .tables import AVERAGE_LABELS
+from .common import AVERAGE_LABELS
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure

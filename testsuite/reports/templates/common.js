@@ -78,11 +78,12 @@
   };
 
   // Record a view: a new history entry (push) or the current one (replace). The entry left
-  // behind keeps its scroll position, so Back returns to where the reader was.
-  TS.record = function (hash, push) {
+  // behind keeps its scroll position (`scrollY`, read before the view changed the page), so
+  // Back returns to where the reader was.
+  TS.record = function (hash, push, scrollY) {
     if (hash === location.hash) return;
     if (push) {
-      history.replaceState({ scrollY: window.scrollY }, "", location.href);
+      history.replaceState({ scrollY: scrollY === undefined ? window.scrollY : scrollY }, "", location.href);
       history.pushState({ scrollY: null }, "", hash);
     } else {
       history.replaceState(history.state, "", hash);

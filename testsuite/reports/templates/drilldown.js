@@ -436,16 +436,18 @@
 
     // Open a view from a link (names), as a new history entry, and bring it into view.
     self.show = function (state) {
+      var scrollY = window.scrollY;
       self.apply(state);
-      TS.record(self.hash(), true);
+      TS.record(self.hash(), true, scrollY);
       self.heading.scrollIntoView();
     };
 
     // ---- The form: each change is a history entry; typing replaces the current one.
     function changed(push) {
+      var scrollY = window.scrollY;
       item = "";
       update();
-      TS.record(self.hash(), push);
+      TS.record(self.hash(), push, scrollY);
     }
     controls.category.addEventListener("change", function () { fillPhenomena(); changed(true); });
     ["phenomenon", "system", "outcome", "scored", "a", "b", "dir"].forEach(function (name) {
