@@ -115,10 +115,14 @@ class _Reader:
 
     def pair(self, data: dict[str, Any], file: Path) -> str | None:
         pair = data.get("pair")
-        if not isinstance(pair, str) or not pair.strip():
+        if pair is None or (isinstance(pair, str) and not pair.strip()):
             self.problem("missing field 'pair' (a language pair such as de-en)", file, data)
             return None
-        return pair_code(pair)
+        try:
+            return pair_code(pair)
+        except TestsuiteError as exc:
+            self.problem(f"'pair': {exc}", file, data)
+            return None
 
     def read(self, file: Path) -> None:
         try:
