@@ -22,9 +22,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import __version__
-from .errors import Problem, TestsuiteError
-from .files import read_text, write_text
-from .model import Suite
+from .errors import Problem, TestsuiteError, describe
+from .files import read_json, read_text, write_text
+from .model import Suite, pair_code
 from .outputs.model import SystemOutputs
 from .outputs.readers import normalise
 
@@ -66,19 +66,73 @@ class Run:
         return self.campaign or self.name
 
 
-def _lines(path: Path) -> list[dict[str, Any]]:
+#: Text fields every record of a run's JSON-lines files must have.
+ITEM_FIELDS = ("id", "pair", "category", "phenomenon", "source")
+OUTPUT_FIELDS = ("pair", "system", "item", "output")
+
+
+def _lines(path: Path, fields: tuple[str, ...]) -> list[dict[str, Any]]:
+    """The records of a JSON-lines file of a run, each checked to have `fields` as text.
+
+    Raises:
+        TestsuiteError: naming file and line of every record that is not JSON, not an
+            object, or lacks a field (a hand-edited or truncated run must not end in a
+            KeyError or be judged with ``None`` as an output).
+    """
     problems = []
     records = []
     for number, line in enumerate(read_text(path).splitlines(), start=1):
         if not line.strip():
             continue
         try:
-            records.append(json.loads(line))
-        except json.JSONDecodeError as exc:
-            problems.append(Problem(f"not a JSON line: {exc.msg}", str(path), number))
+            record = json.loads(line)
+        except (json.JSONDecodeError, RecursionError) as exc:
+            why = exc.msg if isinstance(exc, json.JSONDecodeError) else "nested too deeply"
+            problems.append(Problem(f"not a JSON line: {why}", str(path), number))
+            continue
+        if not isinstance(record, dict):
+            problems.append(Problem(f"expected an object with {', '.join(fields)}, not "
+                                    f"{describe(record)}", str(path), number))
+            continue
+        wrong = [f"'{f}' must be text, not {describe(record[f])}" if f in record
+                 else f"'{f}' is missing" for f in fields
+                 if not isinstance(record.get(f), str)]
+        if wrong:
+            problems.append(Problem("; ".join(wrong), str(path), number))
+            continue
+        records.append(record)
     if problems:
         raise TestsuiteError(problems)
     return records
+
+
+def _metadata(path: Path) -> dict[str, Any]:
+    """The metadata of a run (run.json), checked where `load_run` and `compare` use it.
+
+    Raises:
+        TestsuiteError: naming the file (and line of a syntax error) and the bad field.
+    """
+    data = read_json(path)
+    if not isinstance(data, dict):
+        raise TestsuiteError(Problem(f"expected a JSON object (as `evaluate --save` writes), "
+                                     f"not {describe(data)}", str(path)))
+    expected = {"name": (str, "text"), "campaign": (str, "text"), "year": (int, "a number"),
+                "pairs": (list, "a list of language pairs")}
+    problems = []
+    for key, (kind, what) in expected.items():
+        value = data.get(key)
+        if value is not None and (not isinstance(value, kind) or isinstance(value, bool)):
+            problems.append(Problem(f"'{key}' must be {what}, not {describe(value)}",
+                                    str(path)))
+        elif key == "pairs" and isinstance(value, list):
+            for pair in value:
+                try:
+                    pair_code(pair)
+                except TestsuiteError as exc:
+                    problems.append(Problem(f"'pairs': {exc}", str(path)))
+    if problems:
+        raise TestsuiteError(problems)
+    return data
 
 
 def _jsonl(records: list[dict[str, Any]]) -> str:
@@ -125,7 +179,7 @@ def save_run(path: Path, evaluation: Evaluation, suite: Suite, *,
         "located": {p: {"found": len(loc.lines), "not_found": len(loc.not_found),
                         "source": loc.source_file} for p, loc in evaluation.located.items()},
     }
-    path.mkdir(parents=True, exist_ok=True)
+    # write_text creates the folder, and names it if it cannot.
     write_text(path / "items.jsonl", _jsonl(items))
     write_text(path / "outputs.jsonl", _jsonl(outputs))
     write_text(path / "outcomes.jsonl",
@@ -141,12 +195,8 @@ def load_run(path: Path, suite: Suite) -> Run:
     if not (path / RUN_FILE).is_file():
         raise TestsuiteError(Problem(f"not a saved run: no {RUN_FILE} (save one with "
                                      "`testsuite evaluate … --save DIR`)", file=str(path)))
-    try:
-        metadata = json.loads(read_text(path / RUN_FILE))
-    except json.JSONDecodeError as exc:
-        raise TestsuiteError(Problem(f"not valid JSON: {exc.msg}", str(path / RUN_FILE),
-                                     exc.lineno)) from None
-    saved_items = {(r["pair"], r["id"]): r for r in _lines(path / "items.jsonl")}
+    metadata = _metadata(path / RUN_FILE)
+    saved_items = {(r["pair"], r["id"]): r for r in _lines(path / "items.jsonl", ITEM_FIELDS)}
     removed: dict[str, list[str]] = {}
     changed: dict[str, list[str]] = {}
     usable: set[tuple[str, str]] = set()
@@ -159,7 +209,7 @@ def load_run(path: Path, suite: Suite) -> Run:
         else:
             usable.add(key)
     by_system: dict[tuple[str, str], dict[str, str]] = {}
-    for record in _lines(path / "outputs.jsonl"):
+    for record in _lines(path / "outputs.jsonl", OUTPUT_FIELDS):
         key = (record["pair"], record["item"])
         if key in usable:
             by_system.setdefault((record["pair"], record["system"]), {})[record["item"]] = \
