@@ -51,6 +51,13 @@ class TestsuiteError(Exception):
         super().__init__("\n".join(str(p) for p in problems))
 
 
+class TestsuiteWarning(UserWarning):
+    """Something the user should know that does not stop the work (the CLI prints it as one
+    ``warning:`` line)."""
+
+    __test__ = False
+
+
 def describe(value: object) -> str:
     """How a value of the wrong kind is named in a message: ``null``, ``a list``, ``'x'``."""
     if value is None:

@@ -178,7 +178,7 @@ def reason(exc: OSError) -> str:
         return "permission denied"
     if exc.errno == errno.EROFS:
         return "read-only file system"
-    if exc.errno == errno.ENOTDIR:
+    if exc.errno in (errno.ENOTDIR, errno.EEXIST):  # EEXIST: mkdir where a file is
         return "a part of the path is a file, not a folder"
     return exc.strerror or str(exc)
 
@@ -190,7 +190,8 @@ def _umask() -> int:
     return mask
 
 
-def write_bytes(path: Path, data: bytes, *, inside_of: Path | None = None) -> Path:
+def write_bytes(path: Path, data: bytes, *, inside_of: Path | None = None,
+                private: bool = False) -> Path:
     """Write a file atomically, creating its folder; readers see the old or the new file.
 
     The new content goes to a temporary file in the same folder, is flushed to disk, and
@@ -201,6 +202,8 @@ def write_bytes(path: Path, data: bytes, *, inside_of: Path | None = None) -> Pa
         path: The file.
         data: Its content.
         inside_of: If given, the folder the user named: `path` must lie inside it.
+        private: Readable and writable by the user only (mode 0600, folder 0700), whatever
+            the umask: for a cache that others must not be able to change.
 
     Returns:
         The path written.
@@ -214,9 +217,9 @@ def write_bytes(path: Path, data: bytes, *, inside_of: Path | None = None) -> Pa
     try:
         if path.is_dir():
             raise IsADirectoryError(errno.EISDIR, "Is a directory", str(path))
-        path.parent.mkdir(parents=True, exist_ok=True)
+        path.parent.mkdir(mode=0o700 if private else 0o777, parents=True, exist_ok=True)
         try:
-            mode = stat.S_IMODE(path.stat().st_mode)
+            mode = 0o600 if private else stat.S_IMODE(path.stat().st_mode)
         except FileNotFoundError:
             mode = 0o666 & ~_umask()
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
@@ -254,7 +257,7 @@ def lock_path(path: Path) -> Path:
 
 
 @contextlib.contextmanager
-def lock(path: Path, timeout: float = LOCK_TIMEOUT) -> Iterator[None]:
+def lock(path: Path, timeout: float | None = None) -> Iterator[None]:
     """Hold an exclusive lock for `path` while reading, changing and replacing it.
 
     The lock file lives in a ``.testsuite/`` folder beside `path`, which gets a
@@ -262,12 +265,18 @@ def lock(path: Path, timeout: float = LOCK_TIMEOUT) -> Iterator[None]:
     is held, its file names the holder (user, host, process, since when), which the message
     of a timed-out wait repeats.
 
+    Args:
+        path: The file to lock.
+        timeout: Seconds to wait; by default `LOCK_TIMEOUT` (read when called, so that a
+            program or a test can change it for every command at once).
+
     Raises:
         TestsuiteError: when the lock is not free within `timeout` seconds, or the folder
             cannot be written.
     """
     from filelock import FileLock, Timeout
 
+    timeout = LOCK_TIMEOUT if timeout is None else timeout
     where = lock_path(Path(path))
     try:
         where.parent.mkdir(parents=True, exist_ok=True)

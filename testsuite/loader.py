@@ -55,7 +55,8 @@ def yaml_files(paths: Iterable[Path]) -> list[Path]:
     found: list[Path] = []
     for path in paths:
         if path.is_dir():
-            found.extend(sorted(p for p in path.rglob("*") if p.suffix in YAML_SUFFIXES))
+            found.extend(sorted(p for p in path.rglob("*")
+                                if p.suffix in YAML_SUFFIXES and p.is_file()))
         else:
             found.append(path)
     return found

@@ -10,15 +10,19 @@ from __future__ import annotations
 import contextlib
 import os
 import pickle
+import stat
 import sys
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import regex
 
+from .errors import TestsuiteError, TestsuiteWarning
 from .files import write_bytes
 from .model import Outcome, Rule
+from .values import seconds
 
 #: Default per-match time limit in seconds. Real rules match in microseconds; a pattern that
 #: needs more than this is almost certainly backtracking catastrophically.
@@ -51,6 +55,10 @@ class RegexCache:
     in milliseconds. The file is keyed by the `regex` and Python versions; an unreadable or
     foreign file is ignored and rewritten.
 
+    Loading a pickle runs code, so the file is read only if it and its folder belong to the
+    user and nobody else can write them (otherwise a `TestsuiteWarning` says why and the
+    patterns are compiled); it is written with mode 0600 in a folder created with 0700.
+
     Args:
         path: Cache file to load from and `save` to; None keeps the cache in memory.
     """
@@ -73,9 +81,20 @@ class RegexCache:
 
     @staticmethod
     def _load(path: Path) -> dict[str, Any]:
+        if not path.exists():
+            return {}
         try:
             with path.open("rb") as handle:
-                stored = pickle.load(handle)  # noqa: S301 - the user's own cache file
+                unsafe = _unsafe(path.parent) or _unsafe(path, os.fstat(handle.fileno()))
+                if unsafe:
+                    warnings.warn(TestsuiteWarning(
+                        f"compiled-regex cache not used: {unsafe}, and a cache is a pickle, "
+                        "which can run code; patterns are compiled instead (delete it, or set "
+                        "TESTSUITE_CACHE_DIR to a folder of your own)"), stacklevel=2)
+                    return {}
+                # Only read after the checks above: the file is the user's own and nobody
+                # else could have changed it.
+                stored = pickle.load(handle)  # noqa: S301
         except Exception:  # a missing, truncated or foreign file is simply not used
             return {}
         if not isinstance(stored, dict) or not all(
@@ -117,9 +136,36 @@ class RegexCache:
         merged = {**self._stored, **self._compiled}
         if len(merged) > MAX_CACHED:
             merged = dict(self._compiled)
-        with contextlib.suppress(OSError):
-            write_bytes(self._path, pickle.dumps(merged, protocol=pickle.HIGHEST_PROTOCOL))
+        if _unsafe(self._path.parent):
+            return  # others could replace what we write; `_load` has said so
+        with contextlib.suppress(OSError, TestsuiteError):
+            write_bytes(self._path, pickle.dumps(merged, protocol=pickle.HIGHEST_PROTOCOL),
+                        private=True)
             self._stored, self._new = merged, 0
+
+
+def _unsafe(path: Path, status: os.stat_result | None = None) -> str | None:
+    """Why a cache file or folder must not be trusted, or None if it can be.
+
+    Unpickling runs code, so the cache is only read from a file and a folder that belong to
+    the user and that nobody else can write. Without user ids (Windows) nothing is checked.
+
+    Args:
+        path: The file or folder.
+        status: Its `os.stat` result, if already taken (of an open file, to avoid a race).
+    """
+    if not hasattr(os, "geteuid"):
+        return None
+    try:
+        status = status or path.stat()
+    except OSError:
+        return None
+    what = "folder" if stat.S_ISDIR(status.st_mode) else "file"
+    if status.st_uid != os.geteuid():
+        return f"the {what} {path} belongs to another user (uid {status.st_uid})"
+    if status.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+        return f"the {what} {path} can be written by other users"
+    return None
 
 
 def cache_dir() -> Path | None:
@@ -151,7 +197,10 @@ class CompiledRule:
     Args:
         rule: The rule, or None for an item that has no rule (every output is a warning).
         cache: Shared compiled-pattern cache.
-        timeout: Per-match time limit in seconds.
+        timeout: Per-match time limit in seconds (above 0, at most `values.MAX_SECONDS`).
+
+    Raises:
+        values.BadValue: for a time limit out of range.
     """
 
     __slots__ = ("_pos", "_neg", "_pos_tokens", "_neg_tokens", "_verdicts", "_broken", "_timeout")
@@ -159,7 +208,7 @@ class CompiledRule:
     _broken: str | None  # why every unverdicted output is a warning, if it is
 
     def __init__(self, rule: Rule | None, cache: RegexCache, timeout: float = DEFAULT_TIMEOUT):
-        self._timeout = timeout
+        self._timeout = seconds(timeout)  # 0, negative, NaN or inf would judge wrongly
         self._broken = REASON_NO_RULE if rule is None else None
         self._pos = self._neg = None
         self._pos_tokens: tuple[str, ...] = ()
