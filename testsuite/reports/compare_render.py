@@ -7,10 +7,11 @@ import math
 from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
-from rich.markup import escape
 from rich.table import Table
 
-from .render import percent, tex_escape
+from . import escape
+from .escape import terminal as esc
+from .render import percent
 from .terminal import column_blocks
 
 if TYPE_CHECKING:
@@ -47,7 +48,7 @@ def print_comparison(comparison: Comparison, console: Console, regressions: int 
     widths = [len(runs) * 8 + 3 for _ in comparison.systems]
     label_width = 30
     blocks = column_blocks(widths, console.width - label_width - 3 - 7 - 1)
-    title = f"Year over year ({comparison.pair}): {' → '.join(runs)}"
+    title = f"Year over year ({comparison.pair}): {esc(' → '.join(runs))}"
     for block in blocks:
         grid = Table(title=title, title_justify="left", header_style="bold")
         grid.add_column("", no_wrap=True, max_width=label_width, overflow="ellipsis")
@@ -55,8 +56,7 @@ def print_comparison(comparison: Comparison, console: Console, regressions: int 
         for index in block:
             system = comparison.systems[index]
             for run in runs:
-                grid.add_column(f"{escape(system)}\n{escape(run)}", justify="right",
-                                no_wrap=True)
+                grid.add_column(f"{esc(system)}\n{esc(run)}", justify="right", no_wrap=True)
         rows = _rows(comparison)
         for position, (level, category, label) in enumerate(rows):
             values = []
@@ -69,12 +69,12 @@ def print_comparison(comparison: Comparison, console: Console, regressions: int 
                     values.append(f"[bold]{text}[/]" if _mark(record) else text)
             last_category = level == "category" and position + 1 < len(rows) and \
                 rows[position + 1][0] != "category"
-            grid.add_row(escape(label), str(items), *values,
+            grid.add_row(esc(label), str(items), *values,
                          style="italic" if level != "category" else None,
                          end_section=last_category)
         console.print(grid)
     console.print("▲/▼: significant change from the previous run "
-                  f"(two-sided, {comparison.signature.split('|')[3]}).")
+                  f"(two-sided, {esc(comparison.signature.split('|')[3])}).")
     best = Table(title="Best system of each run against the best of the earlier runs",
                  title_justify="left")
     for column in ("run", "best system", "accuracy", "earlier best", "change", "p"):
@@ -86,8 +86,8 @@ def print_comparison(comparison: Comparison, console: Console, regressions: int 
         delta = "–" if row["delta"] is None or _nan(row["delta"]) else \
             f"{100 * row['delta']:+.1f}{' *' if row['significant'] else ''}"
         p = "–" if row["p_value"] is None or _nan(row["p_value"]) else f"{row['p_value']:.3g}"
-        best.add_row(escape(row["run"]), escape(row["system"]), percent(row["accuracy"]),
-                     escape(earlier), delta, p)
+        best.add_row(esc(row["run"]), esc(row["system"]), percent(row["accuracy"]), esc(earlier),
+                     delta, p)
     console.print(best)
     changes = comparison.changes
     summary = Table(title="Items that changed outcome", title_justify="left")
@@ -96,23 +96,23 @@ def print_comparison(comparison: Comparison, console: Console, regressions: int 
     for (who, before, after), part in changes.groupby(["system", "from_run", "to_run"],
                                                       sort=False):
         counts = part["change"].value_counts()
-        summary.add_row(escape(str(who)), f"{before} → {after}",
+        summary.add_row(esc(who), esc(f"{before} → {after}"),
                         str(counts.get("regressed", 0)), str(counts.get("improved", 0)))
     console.print(summary)
     if regressions:
         for who, part in changes[changes["change"] == "regressed"].groupby("system",
                                                                             sort=False):
-            listing = Table(title=f"{who!s}: regressions (first {regressions})",
+            listing = Table(title=f"{esc(who)}: regressions (first {regressions})",
                             title_justify="left")
             for column in ("item", "phenomenon", "before", "after"):
                 listing.add_column(column, overflow="fold")
             for row in part.head(regressions).to_dict("records"):
-                listing.add_row(escape(row["item"]), escape(row["phenomenon"]),
-                                escape(str(row["before"])), escape(str(row["after"])))
+                listing.add_row(esc(row["item"]), esc(row["phenomenon"]), esc(row["before"]),
+                                esc(row["after"]))
             console.print(listing)
     for note in comparison.notes:
-        console.print(f"note: {escape(note)}")
-    console.print(f"[dim]{escape(comparison.signature)}[/]")
+        console.print(f"note: {esc(note)}")
+    console.print(f"[dim]{esc(comparison.signature)}[/]")
 
 
 def _nan(value: Any) -> bool:
@@ -143,7 +143,7 @@ def comparison_latex(comparison: Comparison) -> str:
                                      else r"$^{\downarrow}$" if r.get("significant") else "")
     template = env.get_template("compare.tex.j2")
     return template.render(c=comparison, rows=_rows(comparison), cells=_cells(comparison),
-                           tex=tex_escape)
+                           tex=escape.latex)
 
 
 def render_comparison(comparison: Comparison, kind: str) -> str:
@@ -151,7 +151,7 @@ def render_comparison(comparison: Comparison, kind: str) -> str:
     if kind == "json":
         return json.dumps(comparison_json(comparison), indent=2, ensure_ascii=False) + "\n"
     if kind == "csv":
-        return str(comparison.table.to_csv(index=False))
+        return escape.csv_text(comparison.table)
     if kind == "latex":
         return comparison_latex(comparison)
     raise ValueError(f"unknown format {kind!r}")

@@ -1,7 +1,8 @@
 """File renderers of score reports: CSV, JSON, Markdown and LaTeX.
 
 Markdown and LaTeX come from Jinja2 templates in ``templates/``; CSV and JSON from the tidy
-score table. Every renderer takes the data plus options and returns text.
+score table. Every renderer takes the data plus options and returns text; names from data
+pass through the format's escaper in `escape` (the templates' ``md`` and ``tex`` filters).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import math
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from . import escape
 from .tables import Cell, PaperTable, paper_tables, split_table
 
 if TYPE_CHECKING:
@@ -18,21 +20,6 @@ if TYPE_CHECKING:
 
 TEMPLATES = Path(__file__).parent / "templates"
 FORMATS = ("terminal", "csv", "json", "markdown", "latex")
-
-_TEX_SPECIALS = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
-                 "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}",
-                 "^": r"\textasciicircum{}"}
-
-
-def tex_escape(text: object) -> str:
-    """Escape the LaTeX special characters of a label (category names contain '&')."""
-    return "".join(_TEX_SPECIALS.get(ch, ch) for ch in str(text))
-
-
-def md_escape(text: object) -> str:
-    """Escape the characters that would break a Markdown table cell."""
-    return str(text).replace("|", r"\|").replace("*", r"\*").replace("_", r"\_")
-
 
 def percent(value: float | None) -> str:
     """Accuracy as a percentage with one decimal, as in the papers ('–' when undefined)."""
@@ -54,11 +41,11 @@ def _environment(kind: str) -> Any:
                              **delimiters)
     env.filters["pct"] = percent
     if kind == "latex":
-        env.filters["tex"] = tex_escape
+        env.filters["tex"] = escape.latex
         env.filters["cell"] = lambda c: (rf"\textbf{{{percent(c.accuracy)}}}" if c.bold
                                          else percent(c.accuracy))
     else:
-        env.filters["md"] = md_escape
+        env.filters["md"] = escape.markdown
         env.filters["cell"] = lambda c: (f"**{percent(c.accuracy)}**" if c.bold
                                          else percent(c.accuracy))
     return env
@@ -116,9 +103,9 @@ def render(scores_list: list[Scores], kind: str, which: str = "both") -> str:
         import pandas as pd
 
         frames = [s.table.assign(pair=s.pair, signature=s.signature) for s in scores_list]
-        return str(pd.concat(frames, ignore_index=True).to_csv(index=False))
+        return escape.csv_text(pd.concat(frames, ignore_index=True))
     tables = [t for s in scores_list for t in paper_tables(s, which)]
     return render_tables(tables, kind)
 
 
-__all__ = ["FORMATS", "Cell", "render", "render_tables", "scores_json", "tex_escape"]
+__all__ = ["FORMATS", "Cell", "render", "render_tables", "scores_json"]

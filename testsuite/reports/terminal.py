@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rich.console import Console
-from rich.markup import escape
 from rich.table import Table
+
+from .escape import terminal as esc
 
 if TYPE_CHECKING:
     from ..evaluate import Evaluation
@@ -21,19 +22,19 @@ def print_evaluation(evaluation: Evaluation, console: Console) -> None:
         found = len(located.lines)
         total = found + len(located.not_found)
         console.print(f"{located.pair}: located {found} of {total} items in "
-                      f"{escape(located.source_file)}"
+                      f"{esc(located.source_file)}"
                       + (f"; {len(located.not_found)} not found (not in this source file)"
                          if located.not_found else "")
                       + (f"; {len(located.repeated)} occur more than once (first occurrence "
                          "used)" if located.repeated else ""))
     for excluded in evaluation.excluded:
-        console.print(f"[yellow]left out:[/] {escape(str(excluded))}")
+        console.print(f"[yellow]left out:[/] {esc(str(excluded))}")
     for group in evaluation.identical:
-        console.print(f"[yellow]identical outputs:[/] {escape(' = '.join(group))} "
+        console.print(f"[yellow]identical outputs:[/] {esc(' = '.join(group))} "
                       "(same output for every item)")
     summary = evaluation.summary()
     for pair in dict.fromkeys(summary.index.get_level_values("pair")):
-        table = Table(title=f"Outcomes {pair}", title_justify="left")
+        table = Table(title=f"Outcomes {esc(pair)}", title_justify="left")
         table.add_column("system")
         for outcome, style in OUTCOME_STYLES.items():
             table.add_column(outcome, justify="right", style=style)
@@ -41,7 +42,7 @@ def print_evaluation(evaluation: Evaluation, console: Console) -> None:
         table.add_column("warning rate", justify="right")
         rows = summary.xs(pair, level="pair")
         for system, row in rows.iterrows():
-            table.add_row(escape(str(system)), *(str(int(row[o])) for o in OUTCOME_STYLES),
+            table.add_row(esc(str(system)), *(str(int(row[o])) for o in OUTCOME_STYLES),
                           str(int(row["total"])), f"{row['warning_rate']:.1%}")
         console.print(table)
     if summary.empty:
@@ -59,12 +60,12 @@ def print_paper_table(table: PaperTable, console: Console, bounds: bool = False)
     widths = [max(len(s), cell_width) + 3 for s in table.systems]
     blocks = column_blocks(widths, console.width - label_width - 3 - 7 - 8 - 1)
     for number, block in enumerate(blocks, start=1):
-        title = table.title + (f" — systems {block[0] + 1}–{block[-1] + 1} of "
+        title = esc(table.title) + (f" — systems {block[0] + 1}–{block[-1] + 1} of "
                                f"{len(table.systems)}" if len(blocks) > 1 else "")
         console.print(_grid(table, block, title, label_width, bounds,
                             with_average=number == len(blocks)))
-    console.print(escape(table.note))
-    console.print(f"[dim]{escape(table.signature)}[/]")
+    console.print(esc(table.note))
+    console.print(f"[dim]{esc(table.signature)}[/]")
 
 
 def column_blocks(widths: list[int], room: int) -> list[list[int]]:
@@ -88,7 +89,7 @@ def _grid(table: PaperTable, block: list[int], title: str, label_width: int, bou
     grid.add_column("", no_wrap=True, max_width=label_width, overflow="ellipsis")
     grid.add_column("#", justify="right", style="dim")
     for index in block:
-        grid.add_column(escape(table.systems[index]), justify="right", no_wrap=True)
+        grid.add_column(esc(table.systems[index]), justify="right", no_wrap=True)
     if with_average:
         grid.add_column("avg.", justify="right", style="dim")
     shade = any(row.kind == "phenomenon" for row in table.rows)
@@ -103,7 +104,7 @@ def _grid(table: PaperTable, block: list[int], title: str, label_width: int, bou
             cells.append(f"[bold]{text}[/]" if cell.bold else text)
         if with_average:
             cells.append(percent(row.average))
-        label = escape(row.label)
+        label = esc(row.label)
         style = None
         if row.kind == "category" and shade:
             style = "on grey19"
