@@ -18,6 +18,8 @@ from ._common import (
     _suite,
     app,
     friendly,
+    parse_count,
+    parse_probability,
 )
 
 
@@ -35,13 +37,14 @@ def compare(
     category: CategoryOption = None,
     test: Annotated[str, typer.Option(
         help="paired (McNemar / paired bootstrap; default) or ztest.")] = "paired",
-    alpha: Annotated[float, typer.Option(help="Two-sided significance level.")] = 0.05,
+    alpha: Annotated[float, typer.Option(help="Two-sided significance level.",
+                                         parser=parse_probability)] = 0.05,
     format: Annotated[str, typer.Option(
         "--format", "-f", help="terminal, csv, json, latex or html.")] = "terminal",
     out: Annotated[Path | None, typer.Option(
         "--out", "-o", help="Write the report to FILE.", show_default=False)] = None,
     regressions: Annotated[int, typer.Option(
-        help="List up to N regressed items per system.")] = 0,
+        help="List up to N regressed items per system.", parser=parse_count)] = 0,
 ) -> None:
     """Compare saved runs of the same systems across years (current rules applied)."""
     from ..compare import CompareOptions

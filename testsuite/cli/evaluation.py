@@ -25,6 +25,9 @@ from ._common import (
     _run_evaluation,
     app,
     friendly,
+    parse_count,
+    parse_positive,
+    parse_probability,
 )
 
 
@@ -45,8 +48,8 @@ def evaluate(
     campaign: Annotated[str | None, typer.Option(
         help="Campaign of a saved run, e.g. wmt21.", show_default=False)] = None,
     year: Annotated[int | None, typer.Option(
-        help="Year of a saved run (default: from the campaign name).", show_default=False)
-    ] = None,
+        help="Year of a saved run (default: from the campaign name).", show_default=False,
+        parser=parse_positive)] = None,
     timeout: TimeoutOption = 1.0,
     encoding: EncodingOption = "utf-8",
     quiet: QuietOption = False,
@@ -60,12 +63,12 @@ def evaluate(
     print_evaluation(evaluation, _console())
     if out:
         write_results(evaluation.results, out)
-        _console().print(f"wrote {len(evaluation.results)} outcomes to {out}")
+        _console().print(f"wrote {len(evaluation.results)} outcomes to {_escape(out)}")
     if save:
         from ..runs import save_run
 
         save_run(save, evaluation, loaded, campaign=campaign, year=year)
-        _console().print(f"saved the run in {save}")
+        _console().print(f"saved the run in {_escape(save)}")
 
 @app.command(rich_help_panel="Evaluate and score")
 @friendly
@@ -91,14 +94,16 @@ def score(
     test: Annotated[str, typer.Option(
         help="ztest (published, default) or paired (McNemar; bootstrap for macro rows).")
     ] = "ztest",
-    alpha: Annotated[float, typer.Option(help="One-tailed significance level.")] = 0.05,
+    alpha: Annotated[float, typer.Option(help="One-tailed significance level.",
+                                         parser=parse_probability)] = 0.05,
     correction: Annotated[str, typer.Option(
         help="Multiple-comparison correction: none, holm, bonferroni or fdr_bh.")] = "none",
     clusters: Annotated[bool, typer.Option(
         "--clusters", help="Also compute full clusters and rank ranges.")] = False,
     bounds: Annotated[bool, typer.Option(
         "--bounds", help="Show how far open warnings could move each accuracy.")] = False,
-    seed: Annotated[int, typer.Option(help="Seed of the paired bootstrap.")] = 12345,
+    seed: Annotated[int, typer.Option(help="Seed of the paired bootstrap.",
+                                      parser=parse_count)] = 12345,
     timeout: TimeoutOption = 1.0,
     encoding: EncodingOption = "utf-8",
     quiet: QuietOption = False,
@@ -151,13 +156,15 @@ def item_analysis(
     phenomenon: PhenomenonOption = None,
     system: SystemOption = None,
     fair: Annotated[bool, typer.Option("--fair/--no-fair", help="Fairness rule.")] = True,
-    show: Annotated[int, typer.Option(help="How many items to list in each group.")] = 10,
+    show: Annotated[int, typer.Option(help="How many items to list in each group.",
+                                      parser=parse_count)] = 10,
     quiet: QuietOption = False,
 ) -> None:
     """Items every system passes, none passes, and how well each separates systems."""
     from rich.table import Table
 
     from ..files import write_text
+    from ..reports.escape import csv_text
     from ..scores import ScoreOptions
     from ..scores import item_analysis as run_analysis
 
@@ -188,8 +195,8 @@ def item_analysis(
         if out:
             path = out if len(evaluation.located) <= 1 else out.with_name(
                 f"{out.stem}.{chosen}{out.suffix}")
-            write_text(path, analysis.to_csv(index=False))
-            console.print(f"wrote the analysis of {len(analysis)} items to {path}")
+            write_text(path, csv_text(analysis))
+            console.print(f"wrote the analysis of {len(analysis)} items to {_escape(path)}")
 
 @app.command(rich_help_panel="Evaluate and score")
 @friendly
@@ -203,7 +210,8 @@ def report(
     fair: Annotated[bool, typer.Option(
         "--fair/--no-fair", help="Fairness rule (the published method).")] = True,
     test: Annotated[str, typer.Option(help="ztest (default) or paired.")] = "ztest",
-    alpha: Annotated[float, typer.Option(help="One-tailed significance level.")] = 0.05,
+    alpha: Annotated[float, typer.Option(help="One-tailed significance level.",
+                                         parser=parse_probability)] = 0.05,
     title: Annotated[str | None, typer.Option(help="Title of the report.",
                                               show_default=False)] = None,
     quiet: QuietOption = False,
@@ -222,7 +230,7 @@ def report(
     pairs = list(dict.fromkeys(evaluation.results["pair"].astype(str)))
     scores = [run_score(evaluation, loaded, p, options) for p in pairs]
     write_text(html, html_report(scores, evaluation, loaded, title=title))
-    _console().print(f"wrote the report to {html}")
+    _console().print(f"wrote the report to {_escape(html)}")
 
 @app.command(rich_help_panel="Evaluate and score")
 @friendly
@@ -250,7 +258,7 @@ def plot(
     for chosen in dict.fromkeys(evaluation.results["pair"].astype(str)):
         scores = run_score(evaluation, loaded, chosen, ScoreOptions(fair=fair))
         for path in write_plots(scores, out, format):
-            _console().print(f"wrote {path}")
+            _console().print(f"wrote {_escape(path)}")
 
 @app.command(rich_help_panel="Evaluate and score")
 @friendly
@@ -269,7 +277,8 @@ def demo(
     console = _console()
     samples = bundled_samples()
     for pair_dir in sorted(p for p in samples.iterdir() if p.is_dir()):
-        console.rule(f"[bold]{pair_dir.name}[/]: illustrative sample outputs in {pair_dir}")
+        console.rule(f"[bold]{_escape(pair_dir.name)}[/]: illustrative sample outputs in "
+                     f"{_escape(pair_dir)}")
         suite, evaluation = _run_evaluation([pair_dir], pair_dir.name, None, None, None, 1.0,
                                             "utf-8", True)
         print_evaluation(evaluation, console)
@@ -277,6 +286,6 @@ def demo(
         if out:
             path = out.with_name(f"{out.stem}.{pair_dir.name}{out.suffix}")
             write_results(evaluation.results, path)
-            console.print(f"wrote {len(evaluation.results)} outcomes to {path}")
-    console.print(f"Next: `testsuite score {samples / 'de-en'} --pair de-en` for the phenomenon "
-                  "table; `testsuite --help` for everything else.")
+            console.print(f"wrote {len(evaluation.results)} outcomes to {_escape(path)}")
+    console.print(f"Next: `testsuite score {_escape(samples / 'de-en')} --pair de-en` for the "
+                  "phenomenon table; `testsuite --help` for everything else.")
