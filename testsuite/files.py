@@ -83,7 +83,27 @@ def decode(data: bytes, path: Path | str, encoding: str = "utf-8", keep_bom: boo
             f"line {line} is not valid {name} (byte 0x{data[exc.start]:02x} at column "
             f"{column}); {hint}", file=str(path), line=line)) from None
     except LookupError:
-        raise TestsuiteError(f"unknown encoding {encoding!r}") from None
+        check_encoding(encoding)  # names it
+        raise
+
+
+def check_encoding(encoding: str) -> str:
+    """The name of a text encoding Python knows, or a message naming the unknown one.
+
+    Checked before reading, so that an empty file (never decoded) does not let a misspelt
+    encoding through to a reader that encodes with it.
+    """
+    import codecs
+
+    try:
+        info = codecs.lookup(encoding)
+    except (LookupError, TypeError, ValueError):
+        info = None
+    # rot13 or hex are codecs but not text encodings: bytes.decode refuses them.
+    if info is None or not getattr(info, "_is_text_encoding", True):
+        raise TestsuiteError(f"unknown encoding {encoding!r} (for example utf-8, latin-1, "
+                             "cp1252, utf-16)")
+    return encoding
 
 
 def read_text(path: Path, encoding: str = "utf-8", keep_bom: bool = False) -> str:

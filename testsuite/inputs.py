@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from .errors import Problem, TestsuiteError
+from .files import check_encoding
 from .model import Suite, pair_code
 from .outputs.model import Located, SystemOutputs
 from .outputs.readers import discover, read_aligned, read_ids, read_tsv, read_wmt, wmt_pair
@@ -39,6 +40,7 @@ def load_outputs(
         The outputs of each system, and where the items were located for WMT inputs.
     """
     pair = pair_code(pair) if pair else None
+    check_encoding(encoding)
     hyps, sources = discover(paths, pair)
     if source is not None:
         if not source.is_file():

@@ -307,6 +307,8 @@ class _Reader:
     def merge_verdicts(self) -> None:
         """Add the verdicts of verdict-only entries to the rules of their items."""
         for key, added in self.added_verdicts.items():
+            if not added:  # 'verdicts: []' or 'verdicts: null': nothing to add
+                continue
             verdicts = tuple(v for v, _, _ in added)
             rule = self.suite.rules.get(key)
             if rule is not None:
