@@ -261,3 +261,16 @@ def test_verdict_gives_up_on_a_lock_held_by_a_hung_process(project, monkeypatch)
     assert f"error: {target}: waited 0.3 s for the lock, held by " in result.output
     assert f"(process {child.pid}, since " in result.output
     assert not target.exists()
+
+
+@pytest.mark.parametrize("encoding", ["no-such-codec", "rot13"])
+def test_an_unknown_encoding_is_named(project, encoding):
+    # Found by tests/test_fuzz.py: with an empty WMT source it ended in a LookupError.
+    txt_ts = project / "txt-ts"
+    (txt_ts / "sources").mkdir(parents=True)
+    (txt_ts / "system-outputs").mkdir()
+    (txt_ts / "sources" / "newstest.en-de.src.en").write_bytes(b"")
+    (txt_ts / "system-outputs" / "newstest.en-de.hyp.Sys.de").write_bytes(b"")
+    result = invoke("evaluate", txt_ts, "--suite", project, "--encoding", encoding, "-q")
+    assert result.exit_code == 1
+    assert f"error: unknown encoding {encoding!r}" in result.output

@@ -197,3 +197,19 @@ def test_a_pair_that_is_not_a_language_pair(tmp_path, pair, message):
     """)
     result = lint([path])
     assert any(str(p).startswith(f"{path}:1: {message}") for p in result.problems)
+
+
+@pytest.mark.parametrize("verdicts", ["null", "[]"])
+def test_a_rule_entry_with_no_verdicts(tmp_path, verdicts):
+    # Found by tests/test_fuzz.py: it ended in an IndexError.
+    write(tmp_path, "s.yaml", GOOD_SUITE)
+    write(tmp_path, "r.yaml", GOOD_RULES)
+    write(tmp_path, "verdicts.yaml", f"""
+        pair: de-en
+        rules:
+          - item: gapping-02
+            verdicts: {verdicts}
+          - item: no-such-item
+            verdicts: {verdicts}
+    """)
+    assert len(load_suite([tmp_path])) == 2
