@@ -123,13 +123,13 @@ def test_empty_cache_dir_setting_disables_the_file(monkeypatch):
 
 
 class _Evil:
-    """Unpickling this runs code: it creates the file named in its argument."""
+    """Unpickling this runs code: it creates the folder named in its argument."""
 
     def __init__(self, marker: str) -> None:
         self.marker = marker
 
     def __reduce__(self):  # noqa: D105
-        return (open, (self.marker, "w"))
+        return (os.mkdir, (self.marker,))
 
 
 def _poisoned(tmp_path: Path) -> tuple[Path, Path]:
@@ -147,8 +147,8 @@ def _poisoned(tmp_path: Path) -> tuple[Path, Path]:
 def test_a_cache_others_can_write_is_not_read(tmp_path, shared):
     path, marker = _poisoned(tmp_path)
     (path if shared == "file" else path.parent).chmod(0o666 if shared == "file" else 0o777)
-    with pytest.warns(TestsuiteWarning, match=f"compiled-regex cache not used: the {shared} "
-                      f".*can be written by other users, and a cache is a pickle"):
+    with pytest.warns(TestsuiteWarning, match=f"cache not used: the {shared} "
+                      f".*can be written by other users .a cache others can change"):
         cache = RegexCache(path)
     assert not marker.exists()
     assert cache.get("abc") is not None  # compiled instead
@@ -211,7 +211,7 @@ def test_the_command_line_says_why_in_one_line(tmp_path, monkeypatch):
                                       "de-en", "-q"])
     assert result.exit_code == 0, result.output
     warnings = [line for line in result.output.splitlines() if line.startswith("warning:")]
-    assert warnings == [f"warning: compiled-regex cache not used: the folder {folder} can be "
-                        "written by other users, and a cache is a pickle, which can run code; "
-                        "patterns are compiled instead (delete it, or set TESTSUITE_CACHE_DIR "
-                        "to a folder of your own)"]
+    assert warnings == [f"warning: cache not used: the folder {folder} can be written by "
+                        "other users (a cache others can change could make the engine judge "
+                        "with other rules or, being a pickle for regexes, run their code); "
+                        "delete it or set TESTSUITE_CACHE_DIR to a folder of your own"]

@@ -85,8 +85,7 @@ def test_malformed_run_json(run, content, message):
 @pytest.mark.parametrize(("file", "record", "message"), [
     ("items.jsonl", {"pair": "de-en", "category": "C", "phenomenon": "P", "source": "Zwei."},
      "'id' is missing"),
-    ("items.jsonl", [1], "expected an object with id, pair, category, phenomenon, source, "
-                         "not a list"),
+    ("items.jsonl", [1], "expected an object with pair, id, source, not a list"),
     ("items.jsonl", {"id": 2, "pair": "de-en", "category": "C", "phenomenon": "P",
                      "source": "Zwei."}, "'id' must be text, not a number"),
     ("outputs.jsonl", {"pair": "de-en", "system": "Sys", "item": "b", "output": None},

@@ -222,8 +222,8 @@ def write_bytes(path: Path, data: bytes, *, inside_of: Path | None = None,
         path: The file.
         data: Its content.
         inside_of: If given, the folder the user named: `path` must lie inside it.
-        private: Readable and writable by the user only (mode 0600, folder 0700), whatever
-            the umask: for a cache that others must not be able to change.
+        private: Readable and writable by the user only (mode 0600, a new folder 0700),
+            whatever the umask: for caches, which others must not be able to change.
 
     Returns:
         The path written.
@@ -239,9 +239,11 @@ def write_bytes(path: Path, data: bytes, *, inside_of: Path | None = None,
             raise IsADirectoryError(errno.EISDIR, "Is a directory", str(path))
         path.parent.mkdir(mode=0o700 if private else 0o777, parents=True, exist_ok=True)
         try:
-            mode = 0o600 if private else stat.S_IMODE(path.stat().st_mode)
+            mode = stat.S_IMODE(path.stat().st_mode)
         except FileNotFoundError:
             mode = 0o666 & ~_umask()
+        if private:
+            mode = 0o600
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     except OSError as exc:
         raise TestsuiteError(Problem(f"cannot write: {reason(exc)}", file=str(path))) from None
@@ -262,9 +264,10 @@ def write_bytes(path: Path, data: bytes, *, inside_of: Path | None = None,
     return path
 
 
-def write_text(path: Path, text: str, *, inside_of: Path | None = None) -> Path:
+def write_text(path: Path, text: str, *, inside_of: Path | None = None,
+               private: bool = False) -> Path:
     """Write a UTF-8 text file atomically (see `write_bytes`)."""
-    return write_bytes(path, text.encode("utf-8"), inside_of=inside_of)
+    return write_bytes(path, text.encode("utf-8"), inside_of=inside_of, private=private)
 
 
 # --------------------------------------------------------------------------------------------

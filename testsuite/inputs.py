@@ -1,15 +1,90 @@
-"""From the paths a user gives to the outputs of each system, whatever their form."""
+"""From what a user names on the command line to an evaluation.
+
+`InputSpec` is the one description of a command's inputs (system outputs, pair, WMT source,
+id list, suite, encoding, regex time limit), shared by every command and the triage UI;
+`load_evaluation` turns it into the suite and an `Evaluation`. `load_outputs` reads the
+outputs of each system, whatever their form.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .errors import Problem, TestsuiteError
 from .files import check_encoding
+from .matching import DEFAULT_TIMEOUT
 from .model import Suite, pair_code
 from .outputs.model import Located, SystemOutputs
 from .outputs.readers import discover, read_aligned, read_ids, read_tsv, read_wmt, wmt_pair
+
+if TYPE_CHECKING:
+    from .evaluate import Evaluation
+
+
+@dataclass(frozen=True)
+class InputSpec:
+    """What to evaluate: the inputs every evaluating command takes.
+
+    Attributes:
+        outputs: System output files and folders (aligned text, WMT hypotheses or a whole
+            ``txt-ts`` folder, TSV keyed by item).
+        pair: Language pair; by default from WMT file names or the suite.
+        source: WMT source file the hypotheses translate.
+        ids: Item ids of aligned text files (default: the order of `testsuite sources`).
+        suite: Suite and rules files or folders; empty for the bundled suites.
+        encoding: Encoding of the output files.
+        timeout: Per-match regex time limit in seconds.
+        normalise: Typographic normalisation of outputs before matching (``typographic``,
+            ``nfkc``; see `testsuite.normalise`), or None: the published method.
+    """
+
+    outputs: tuple[Path, ...]
+    pair: str | None = None
+    source: Path | None = None
+    ids: Path | None = None
+    suite: tuple[Path, ...] = ()
+    encoding: str = "utf-8"
+    timeout: float = DEFAULT_TIMEOUT
+    normalise: str | None = None
+
+    def suite_paths(self) -> list[Path]:
+        """The suite to load: the named paths, or the bundled suites."""
+        from .bundled import bundled_suite_paths
+
+        return list(self.suite) or bundled_suite_paths()
+
+
+def load_evaluation(spec: InputSpec, progress: Callable[[int], None] | None = None,
+                    total: Callable[[int], None] | None = None) -> tuple[Suite, Evaluation]:
+    """Load the suite and the outputs a spec names, and judge every output.
+
+    Args:
+        spec: What to evaluate.
+        progress: Called with the number of outputs judged since the last call.
+        total: Called once with the number of outputs to judge, before judging.
+
+    Returns:
+        The suite and the evaluation.
+    """
+    from .evaluate import evaluate
+    from .loader import load_suite
+    from .normalise import profile
+    from .values import seconds
+
+    seconds(spec.timeout)  # refused before anything is read
+    normalise = profile(spec.normalise)
+    suite = load_suite(spec.suite_paths())
+    systems, located = load_outputs(suite, list(spec.outputs), pair=spec.pair,
+                                    source=spec.source, ids=spec.ids, encoding=spec.encoding)
+    if total is not None:
+        total(sum(len(s.outputs) for s in systems))
+    evaluation = evaluate(suite, systems, timeout=spec.timeout, located=located,
+                          progress=progress, normalise=normalise)
+    return suite, evaluation
+
 
 
 def load_outputs(

@@ -8,20 +8,19 @@ default VERSION0 flags it follows `re` semantics, which the DFKI rules were writ
 from __future__ import annotations
 
 import contextlib
-import os
 import pickle
-import stat
 import sys
-import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import regex
 
-from .errors import TestsuiteError, TestsuiteWarning
+from .cache import cache_dir, distrust, trusted
+from .errors import TestsuiteError
 from .files import write_bytes
 from .model import Outcome, Rule
+from .normalise import Profile
 from .values import seconds
 
 #: Default per-match time limit in seconds. Real rules match in microseconds; a pattern that
@@ -56,8 +55,8 @@ class RegexCache:
     foreign file is ignored and rewritten.
 
     Loading a pickle runs code, so the file is read only if it and its folder belong to the
-    user and nobody else can write them (otherwise a `TestsuiteWarning` says why and the
-    patterns are compiled); it is written with mode 0600 in a folder created with 0700.
+    user and nobody else can write them (`cache.trusted`, which warns why not); it is written
+    with mode 0600 in a folder created 0700, and never into a folder others can write.
 
     Args:
         path: Cache file to load from and `save` to; None keeps the cache in memory.
@@ -81,20 +80,11 @@ class RegexCache:
 
     @staticmethod
     def _load(path: Path) -> dict[str, Any]:
-        if not path.exists():
+        if not trusted(path):  # a pickle others can write could run their code
             return {}
         try:
             with path.open("rb") as handle:
-                unsafe = _unsafe(path.parent) or _unsafe(path, os.fstat(handle.fileno()))
-                if unsafe:
-                    warnings.warn(TestsuiteWarning(
-                        f"compiled-regex cache not used: {unsafe}, and a cache is a pickle, "
-                        "which can run code; patterns are compiled instead (delete it, or set "
-                        "TESTSUITE_CACHE_DIR to a folder of your own)"), stacklevel=2)
-                    return {}
-                # Only read after the checks above: the file is the user's own and nobody
-                # else could have changed it.
-                stored = pickle.load(handle)  # noqa: S301
+                stored = pickle.load(handle)  # noqa: S301 - the user's own cache file
         except Exception:  # a missing, truncated or foreign file is simply not used
             return {}
         if not isinstance(stored, dict) or not all(
@@ -136,46 +126,12 @@ class RegexCache:
         merged = {**self._stored, **self._compiled}
         if len(merged) > MAX_CACHED:
             merged = dict(self._compiled)
-        if _unsafe(self._path.parent):
-            return  # others could replace what we write; `_load` has said so
+        if distrust(self._path.parent):
+            return  # others could replace what we write; `trusted` says so when reading
         with contextlib.suppress(OSError, TestsuiteError):
             write_bytes(self._path, pickle.dumps(merged, protocol=pickle.HIGHEST_PROTOCOL),
                         private=True)
             self._stored, self._new = merged, 0
-
-
-def _unsafe(path: Path, status: os.stat_result | None = None) -> str | None:
-    """Why a cache file or folder must not be trusted, or None if it can be.
-
-    Unpickling runs code, so the cache is only read from a file and a folder that belong to
-    the user and that nobody else can write. Without user ids (Windows) nothing is checked.
-
-    Args:
-        path: The file or folder.
-        status: Its `os.stat` result, if already taken (of an open file, to avoid a race).
-    """
-    if not hasattr(os, "geteuid"):
-        return None
-    try:
-        status = status or path.stat()
-    except OSError:
-        return None
-    what = "folder" if stat.S_ISDIR(status.st_mode) else "file"
-    if status.st_uid != os.geteuid():
-        return f"the {what} {path} belongs to another user (uid {status.st_uid})"
-    if status.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
-        return f"the {what} {path} can be written by other users"
-    return None
-
-
-def cache_dir() -> Path | None:
-    """Folder for caches: $TESTSUITE_CACHE_DIR, else $XDG_CACHE_HOME/testsuite, else
-    ~/.cache/testsuite. Setting TESTSUITE_CACHE_DIR to an empty string disables caching."""
-    configured = os.environ.get("TESTSUITE_CACHE_DIR")
-    if configured is not None:
-        return Path(configured) if configured else None
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "testsuite"
 
 
 def regex_error(pattern: str) -> str | None:
@@ -198,17 +154,23 @@ class CompiledRule:
         rule: The rule, or None for an item that has no rule (every output is a warning).
         cache: Shared compiled-pattern cache.
         timeout: Per-match time limit in seconds (above 0, at most `values.MAX_SECONDS`).
+        normalise: A typographic-equivalence profile applied to outputs before matching and
+            before comparing them with verdicts (`testsuite.normalise`); None, the published
+            method, matches the output as written.
 
     Raises:
         values.BadValue: for a time limit out of range.
     """
 
-    __slots__ = ("_pos", "_neg", "_pos_tokens", "_neg_tokens", "_verdicts", "_broken", "_timeout")
+    __slots__ = ("_pos", "_neg", "_pos_tokens", "_neg_tokens", "_verdicts", "_broken", "_timeout",
+                 "_normalise")
 
     _broken: str | None  # why every unverdicted output is a warning, if it is
 
-    def __init__(self, rule: Rule | None, cache: RegexCache, timeout: float = DEFAULT_TIMEOUT):
+    def __init__(self, rule: Rule | None, cache: RegexCache, timeout: float = DEFAULT_TIMEOUT,
+                 normalise: Profile | None = None):
         self._timeout = seconds(timeout)  # 0, negative, NaN or inf would judge wrongly
+        self._normalise = normalise
         self._broken = REASON_NO_RULE if rule is None else None
         self._pos = self._neg = None
         self._pos_tokens: tuple[str, ...] = ()
@@ -224,17 +186,25 @@ class CompiledRule:
         # SPEC step 4: tokens are stripped, and empty ones never match.
         self._pos_tokens = tuple(t.strip() for t in rule.positive_tokens if t.strip())
         self._neg_tokens = tuple(t.strip() for t in rule.negative_tokens if t.strip())
-        # Later verdicts on the same output override earlier ones.
-        self._verdicts = {v.output.strip(): v.verdict for v in rule.verdicts}
+        # Later verdicts on the same output override earlier ones; with a normalisation, a
+        # verdict applies to every output equal to its output once both are normalised.
+        self._verdicts = {self.key(v.output): v.verdict for v in rule.verdicts}
+
+    def key(self, output: str) -> str:
+        """What identifies an output for verdicts: stripped (and normalised, if asked)."""
+        if self._normalise is not None:
+            output = self._normalise.apply(output)
+        return output.strip()
 
     def judge(self, output: str) -> Judgement:
         """Judge one output (one line, trailing newline already removed)."""
         # 1. Missing.
-        stripped = output.strip()
-        if not stripped:
+        if not output.strip():
             return Judgement(Outcome.MISSING, REASON_MISSING)
+        if self._normalise is not None:
+            output = self._normalise.apply(output)
         # 2. Manual verdict on exactly this output.
-        verdict = self._verdicts.get(stripped)
+        verdict = self._verdicts.get(output.strip())
         if verdict is not None:
             return Judgement(Outcome(verdict), REASON_VERDICT)
         if self._broken:
@@ -261,6 +231,7 @@ class CompiledRule:
         return Judgement(Outcome.WARNING, kind[2] if pos else REASON_NO_MATCH)
 
 
-def judge(rule: Rule | None, output: str, timeout: float = DEFAULT_TIMEOUT) -> Judgement:
+def judge(rule: Rule | None, output: str, timeout: float = DEFAULT_TIMEOUT,
+          normalise: Profile | None = None) -> Judgement:
     """Judge a single output against a single rule (convenience for one-off use)."""
-    return CompiledRule(rule, RegexCache(), timeout).judge(output)
+    return CompiledRule(rule, RegexCache(), timeout, normalise).judge(output)

@@ -1,16 +1,21 @@
-"""Saved runs: the outputs of an evaluation kept for later years' comparisons.
+"""Saved runs: the outputs of an evaluation kept for later, and read by every command.
 
 A run is a folder::
 
     runs/wmt21-de-en/
-      run.json        metadata: name, campaign, year, pairs, systems left out, hashes, …
-      items.jsonl     the items as they were: id, pair, category, phenomenon, source
+      run.json        metadata: name, campaign, year, pairs, the suite it was made with,
+                      systems left out, hashes, …
+      items.jsonl     the items as they were: id, pair, category, phenomenon, source, and a
+                      hash of the rule that judged them
       outputs.jsonl   every located output: pair, system, item, output
-      outcomes.jsonl  the outcomes at saving time (for the record)
+      outcomes.jsonl  the outcomes at saving time
 
-Loading a run *re-evaluates* its outputs with the current suite and rules, so that a
-verdict recorded this year also fixes last year's numbers. Items of the run that the
-current suite no longer has, or whose source sentence changed, are left out with a note.
+Loading a run *re-evaluates* it with the current suite and rules, so that a verdict recorded
+this year also fixes last year's numbers — but only where something changed: the outcomes of
+items whose rule (regexes, tokens, verdicts) is the same as when the run was saved are
+taken as saved, and only the others are judged again (`Run.rejudged` counts them). Items of
+the run that the current suite no longer has, or whose source sentence changed, are left
+out with a note.
 """
 
 from __future__ import annotations
@@ -24,9 +29,12 @@ from typing import TYPE_CHECKING, Any
 from . import __version__
 from .errors import Problem, TestsuiteError, describe
 from .files import read_json, read_text, write_text
+from .matching import DEFAULT_TIMEOUT
 from .model import Suite, pair_code
 from .outputs.model import SystemOutputs
-from .outputs.readers import normalise
+from .outputs.readers import source_key
+from .scoring.signature import rule_hash, suite_hash
+from .values import BadValue, seconds
 
 if TYPE_CHECKING:
     from .evaluate import Evaluation
@@ -47,6 +55,8 @@ class Run:
         excluded: Systems that did not translate the suite (as noted when saved).
         removed: Ids of items of the run that the current suite does not have.
         changed: Ids of items whose source sentence differs from the run's.
+        sources: The source sentence of every item, per pair.
+        rejudged: Items judged again because their rule changed since the run was saved.
         metadata: Everything in run.json.
     """
 
@@ -58,6 +68,8 @@ class Run:
     excluded: list[str] = field(default_factory=list)
     removed: dict[str, list[str]] = field(default_factory=dict)
     changed: dict[str, list[str]] = field(default_factory=dict)
+    sources: dict[str, dict[str, str]] = field(default_factory=dict)
+    rejudged: int = 0
     metadata: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -65,14 +77,19 @@ class Run:
         """How the run is named in tables: its campaign, else its name."""
         return self.campaign or self.name
 
+    @property
+    def suite_paths(self) -> list[Path]:
+        """The suite files and folders the run was saved with (may have moved since)."""
+        return [Path(p) for p in self.metadata.get("suite") or []]
 
-#: Text fields every record of a run's JSON-lines files must have.
-ITEM_FIELDS = ("id", "pair", "category", "phenomenon", "source")
-OUTPUT_FIELDS = ("pair", "system", "item", "output")
+
+def is_run(path: Path) -> bool:
+    """Whether `path` is a saved-run folder."""
+    return (Path(path) / RUN_FILE).is_file()
 
 
-def _lines(path: Path, fields: tuple[str, ...]) -> list[dict[str, Any]]:
-    """The records of a JSON-lines file of a run, each checked to have `fields` as text.
+def _records(path: Path, required: tuple[str, ...]) -> list[dict[str, Any]]:
+    """The JSON objects of a JSON-lines file of a run, each with the `required` text fields.
 
     Raises:
         TestsuiteError: naming file and line of every record that is not JSON, not an
@@ -91,12 +108,12 @@ def _lines(path: Path, fields: tuple[str, ...]) -> list[dict[str, Any]]:
             problems.append(Problem(f"not a JSON line: {why}", str(path), number))
             continue
         if not isinstance(record, dict):
-            problems.append(Problem(f"expected an object with {', '.join(fields)}, not "
+            problems.append(Problem(f"expected an object with {', '.join(required)}, not "
                                     f"{describe(record)}", str(path), number))
             continue
-        wrong = [f"'{f}' must be text, not {describe(record[f])}" if f in record
-                 else f"'{f}' is missing" for f in fields
-                 if not isinstance(record.get(f), str)]
+        wrong = [f"'{key}' must be text, not {describe(record[key])}" if key in record
+                 else f"'{key}' is missing" for key in required
+                 if not isinstance(record.get(key), str)]
         if wrong:
             problems.append(Problem("; ".join(wrong), str(path), number))
             continue
@@ -106,42 +123,14 @@ def _lines(path: Path, fields: tuple[str, ...]) -> list[dict[str, Any]]:
     return records
 
 
-def _metadata(path: Path) -> dict[str, Any]:
-    """The metadata of a run (run.json), checked where `load_run` and `compare` use it.
-
-    Raises:
-        TestsuiteError: naming the file (and line of a syntax error) and the bad field.
-    """
-    data = read_json(path)
-    if not isinstance(data, dict):
-        raise TestsuiteError(Problem(f"expected a JSON object (as `evaluate --save` writes), "
-                                     f"not {describe(data)}", str(path)))
-    expected = {"name": (str, "text"), "campaign": (str, "text"), "year": (int, "a number"),
-                "pairs": (list, "a list of language pairs")}
-    problems = []
-    for key, (kind, what) in expected.items():
-        value = data.get(key)
-        if value is not None and (not isinstance(value, kind) or isinstance(value, bool)):
-            problems.append(Problem(f"'{key}' must be {what}, not {describe(value)}",
-                                    str(path)))
-        elif key == "pairs" and isinstance(value, list):
-            for pair in value:
-                try:
-                    pair_code(pair)
-                except TestsuiteError as exc:
-                    problems.append(Problem(f"'pairs': {exc}", str(path)))
-    if problems:
-        raise TestsuiteError(problems)
-    return data
-
-
 def _jsonl(records: list[dict[str, Any]]) -> str:
     return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records)
 
 
 def save_run(path: Path, evaluation: Evaluation, suite: Suite, *,
              campaign: str | None = None, year: int | None = None,
-             name: str | None = None) -> Path:
+             name: str | None = None, suite_paths: list[Path] | None = None,
+             timeout: float = DEFAULT_TIMEOUT) -> Path:
     """Save an evaluation as a run folder (see the module docs).
 
     Args:
@@ -151,9 +140,10 @@ def save_run(path: Path, evaluation: Evaluation, suite: Suite, *,
         campaign: Campaign name such as ``wmt21``.
         year: Year; by default the first four-digit number in `campaign` or the name.
         name: Run name (default: the folder name).
+        suite_paths: The suite files and folders, recorded so that later commands need no
+            ``--suite``.
+        timeout: The regex time limit the outcomes were judged with.
     """
-    from .scores import suite_hash
-
     name = name or path.name
     systems = evaluation.inputs
     if year is None:
@@ -166,57 +156,147 @@ def save_run(path: Path, evaluation: Evaluation, suite: Suite, *,
                 break
     pairs = sorted({s.pair for s in systems})
     items = [{"id": i.id, "pair": i.pair, "category": i.category, "phenomenon": i.phenomenon,
-              "source": i.source} for pair in pairs for i in suite.items_of(pair)]
+              "source": i.source, "rule": rule_hash(suite.rule_of(i))}
+             for pair in pairs for i in suite.items_of(pair)]
     outputs = [{"pair": s.pair, "system": s.system, "item": item, "output": output}
                for s in systems for item, output in s.outputs.items()]
+    columns = evaluation.columns
+    outcomes = [dict(zip(columns, values, strict=True))
+                for values in zip(*columns.values(), strict=True)]
     metadata = {
         "name": name, "campaign": campaign, "year": year, "pairs": pairs,
         "saved": dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat(),
         "engine": __version__, "suite_hashes": {p: suite_hash(suite, p) for p in pairs},
+        "suite": [str(Path(p).resolve()) for p in suite_paths or []],
+        "timeout": timeout, "normalise": evaluation.normalise,
         "systems": sorted({s.system for s in systems}),
         "excluded": [str(e) for e in evaluation.excluded],
         "excluded_systems": [e.system for e in evaluation.excluded],
         "located": {p: {"found": len(loc.lines), "not_found": len(loc.not_found),
-                        "source": loc.source_file} for p, loc in evaluation.located.items()},
+                        "not_found_items": loc.not_found, "source": loc.source_file}
+                    for p, loc in evaluation.located.items()},
     }
-    # write_text creates the folder, and names it if it cannot.
     write_text(path / "items.jsonl", _jsonl(items))
     write_text(path / "outputs.jsonl", _jsonl(outputs))
-    write_text(path / "outcomes.jsonl",
-                 evaluation.results.to_json(orient="records", lines=True, force_ascii=False))
+    write_text(path / "outcomes.jsonl", _jsonl(outcomes))
     write_text(path / RUN_FILE, json.dumps(metadata, indent=2, ensure_ascii=False) + "\n")
     return path
 
 
-def load_run(path: Path, suite: Suite) -> Run:
-    """Load a run and re-evaluate its outputs with the current suite and rules."""
-    from .evaluate import evaluate
+#: Fields of run.json that commands use, with the kind each must have when present.
+METADATA: dict[str, tuple[type | tuple[type, ...], str]] = {
+    "name": (str, "text"), "campaign": (str, "text"), "year": (int, "a number"),
+    "pairs": (list, "a list of language pairs"), "suite": (list, "a list of paths"),
+    "timeout": ((int, float), "a number of seconds"),
+    "normalise": (str, "the name of a normalisation")}
 
-    if not (path / RUN_FILE).is_file():
+
+def read_metadata(path: Path) -> dict[str, Any]:
+    """The run.json of a run folder, checked where commands use it.
+
+    Raises:
+        TestsuiteError: if the folder is not a run, or its run.json is not a JSON object or
+            has a field of the wrong kind (naming the file, and the line of a syntax error).
+    """
+    if not is_run(path):
         raise TestsuiteError(Problem(f"not a saved run: no {RUN_FILE} (save one with "
                                      "`testsuite evaluate … --save DIR`)", file=str(path)))
-    metadata = _metadata(path / RUN_FILE)
-    saved_items = {(r["pair"], r["id"]): r for r in _lines(path / "items.jsonl", ITEM_FIELDS)}
+    where = path / RUN_FILE
+    metadata = read_json(where)
+    if not isinstance(metadata, dict):
+        raise TestsuiteError(Problem(f"expected a JSON object (as `evaluate --save` writes), "
+                                     f"not {describe(metadata)}", str(where)))
+    problems = []
+    for key, (kind, what) in METADATA.items():
+        value = metadata.get(key)
+        if value is None:
+            continue
+        if not isinstance(value, kind) or isinstance(value, bool):
+            problems.append(Problem(f"'{key}' must be {what}, not {describe(value)}",
+                                    str(where)))
+        elif key == "pairs" and isinstance(value, list):
+            for pair in value:
+                try:
+                    pair_code(pair)
+                except TestsuiteError as exc:
+                    problems.append(Problem(f"'pairs': {exc}", str(where)))
+        elif key == "timeout":
+            try:
+                seconds(value)
+            except BadValue as exc:
+                problems.append(Problem(f"'timeout' {exc.requirement}, not {value!r}",
+                                        str(where)))
+        elif key == "suite" and isinstance(value, list) \
+                and not all(isinstance(p, str) for p in value):
+            problems.append(Problem(f"'{key}' must be {what}", str(where)))
+    if problems:
+        raise TestsuiteError(problems)
+    return metadata
+
+
+def load_run(path: Path, suite: Suite | None = None, timeout: float | None = None) -> Run:
+    """Load a run and bring its outcomes up to date with the current suite and rules.
+
+    Args:
+        path: The run folder.
+        suite: The current suite; by default the one the run was saved with (its files as
+            they are now).
+        timeout: Regex time limit for outputs judged again (default: the run's).
+
+    Outputs are matched under the normalisation the run was saved with (none by default).
+    """
+    from .evaluate import evaluate
+    from .loader import load_suite
+    from .normalise import profile
+
+    metadata = read_metadata(path)
+    matched_under = metadata.get("normalise")
+    if suite is None:
+        paths = [Path(p) for p in metadata.get("suite") or []]
+        if not paths:
+            raise TestsuiteError(Problem("the run does not record its suite (saved by an "
+                                         "older version): pass --suite", file=str(path)))
+        suite = load_suite(paths)
+    saved_timeout = metadata.get("timeout", DEFAULT_TIMEOUT)
+    timeout = saved_timeout if timeout is None else timeout
+    saved_items = {(r["pair"], r["id"]): r for r in _records(
+        path / "items.jsonl", ("pair", "id", "source"))}
     removed: dict[str, list[str]] = {}
     changed: dict[str, list[str]] = {}
+    sources: dict[str, dict[str, str]] = {}
     usable: set[tuple[str, str]] = set()
+    unchanged: set[tuple[str, str]] = set()
     for key, record in saved_items.items():
         item = suite.items.get(key)
         if item is None:
             removed.setdefault(key[0], []).append(key[1])
-        elif normalise(item.source) != normalise(record["source"]):
+        elif source_key(item.source) != source_key(record["source"]):
             changed.setdefault(key[0], []).append(key[1])
         else:
             usable.add(key)
+            sources.setdefault(key[0], {})[key[1]] = item.source
+            if record.get("rule") == rule_hash(suite.rule_of(item)) \
+                    and timeout == saved_timeout:
+                unchanged.add(key)
     by_system: dict[tuple[str, str], dict[str, str]] = {}
-    for record in _lines(path / "outputs.jsonl", OUTPUT_FIELDS):
+    for record in _records(path / "outputs.jsonl", ("pair", "system", "item", "output")):
         key = (record["pair"], record["item"])
         if key in usable:
             by_system.setdefault((record["pair"], record["system"]), {})[record["item"]] = \
                 record["output"]
+    known = {}
+    outcomes = path / "outcomes.jsonl"
+    if unchanged and outcomes.is_file():
+        for record in _records(outcomes, ("pair", "item", "output", "outcome", "reason")):
+            if (record["pair"], record["item"]) in unchanged:
+                known[(record["pair"], record["item"], record["output"])] = (
+                    record["outcome"], record["reason"])
     systems = [SystemOutputs(system, pair, outputs, str(path))
                for (pair, system), outputs in by_system.items()]
-    evaluation = evaluate(suite, systems)
+    evaluation = evaluate(suite, systems, timeout=timeout, known=known,
+                          normalise=profile(matched_under))
+    rejudged = len(usable - {(p, i) for p, i, _ in known})
     return Run(metadata.get("name") or path.name, metadata.get("campaign"),
                metadata.get("year"), path, evaluation,
-               [e.system for e in evaluation.excluded], removed, changed, metadata)
+               [e.system for e in evaluation.excluded], removed, changed, sources, rejudged,
+               metadata)

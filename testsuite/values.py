@@ -39,7 +39,7 @@ def _number(value: object, name: str) -> float:
     return float(value)
 
 
-def seconds(value: float, name: str = "timeout") -> float:
+def seconds(value: object, name: str = "timeout") -> float:
     """A time limit: more than 0 and at most `MAX_SECONDS` seconds (so not NaN or inf).
 
     Raises:
@@ -52,7 +52,7 @@ def seconds(value: float, name: str = "timeout") -> float:
     return number
 
 
-def probability(value: float, name: str = "alpha") -> float:
+def probability(value: object, name: str = "alpha") -> float:
     """A significance level: strictly between 0 and 1 (0 finds nothing, 1 everything).
 
     Raises:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -18,22 +18,23 @@ from ._common import (
     SuiteOption,
     SystemOption,
     _console,
+    _evaluate,
     _only_pair,
-    _run_evaluation,
     _suite,
     app,
     friendly,
+    with_inputs,
 )
+
+if TYPE_CHECKING:
+    from ..inputs import InputSpec
 
 
 @app.command(rich_help_panel="Resolve warnings")
 @friendly
+@with_inputs
 def pending(
-    outputs: OutputsArgument,
-    pair: PairOption = None,
-    source: SourceOption = None,
-    ids: IdsOption = None,
-    suite: SuiteOption = None,
+    inputs: InputSpec,
     category: CategoryOption = None,
     phenomenon: PhenomenonOption = None,
     system: SystemOption = None,
@@ -44,10 +45,11 @@ def pending(
 
     from ..triage import pending_warnings
 
-    loaded, evaluation = _run_evaluation(outputs, pair, source, ids, suite, 1.0, "utf-8", True)
+    loaded, evaluation = _evaluate(inputs, True)
     for entry in pending_warnings(evaluation, loaded, categories=category, phenomena=phenomenon,
                                   systems=system, order=order):
         typer.echo(json.dumps(entry.as_dict(), ensure_ascii=False))
+
 
 @app.command(rich_help_panel="Resolve warnings")
 @friendly

@@ -21,7 +21,7 @@ _WMT_SRC = re.compile(
 )
 
 
-def normalise(text: str) -> str:
+def source_key(text: str) -> str:
     """Normalise a sentence for locating it: Unicode NFC and white space folded to one space.
 
     NFC (not NFKC) so that only encodings of the same characters are merged; runs of any
@@ -173,12 +173,12 @@ def locate(items: Sequence[Item], source: Path, pair: str, encoding: str = "utf-
     first: dict[str, int] = {}
     count: dict[str, int] = {}
     for index, line in enumerate(lines):
-        key = normalise(line)
+        key = source_key(line)
         first.setdefault(key, index)
         count[key] = count.get(key, 0) + 1
     located = Located(str(source), pair, total_lines=len(lines))
     for item in items:
-        key = normalise(item.source)
+        key = source_key(item.source)
         if key in first:
             located.lines[item.id] = first[key]
             if count[key] > 1:

@@ -56,7 +56,8 @@ def print_comparison(comparison: Comparison, console: Console, regressions: int 
         for index in block:
             system = comparison.systems[index]
             for run in runs:
-                grid.add_column(f"{esc(system)}\n{esc(run)}", justify="right", no_wrap=True)
+                grid.add_column(f"{esc(system)}\n{esc(run)}", justify="right",
+                                no_wrap=True)
         rows = _rows(comparison)
         for position, (level, category, label) in enumerate(rows):
             values = []
@@ -74,7 +75,8 @@ def print_comparison(comparison: Comparison, console: Console, regressions: int 
                          end_section=last_category)
         console.print(grid)
     console.print("▲/▼: significant change from the previous run "
-                  f"(two-sided, {esc(comparison.signature.split('|')[3])}).")
+                  f"(two-sided, {esc(comparison.signature.get('test') or '')} test, "
+                  f"α = {esc(comparison.signature.get('alpha') or '')}).")
     best = Table(title="Best system of each run against the best of the earlier runs",
                  title_justify="left")
     for column in ("run", "best system", "accuracy", "earlier best", "change", "p"):
@@ -86,8 +88,8 @@ def print_comparison(comparison: Comparison, console: Console, regressions: int 
         delta = "–" if row["delta"] is None or _nan(row["delta"]) else \
             f"{100 * row['delta']:+.1f}{' *' if row['significant'] else ''}"
         p = "–" if row["p_value"] is None or _nan(row["p_value"]) else f"{row['p_value']:.3g}"
-        best.add_row(esc(row["run"]), esc(row["system"]), percent(row["accuracy"]), esc(earlier),
-                     delta, p)
+        best.add_row(esc(row["run"]), esc(row["system"]), percent(row["accuracy"]),
+                     esc(earlier), delta, p)
     console.print(best)
     changes = comparison.changes
     summary = Table(title="Items that changed outcome", title_justify="left")
@@ -112,7 +114,7 @@ def print_comparison(comparison: Comparison, console: Console, regressions: int 
             console.print(listing)
     for note in comparison.notes:
         console.print(f"note: {esc(note)}")
-    console.print(f"[dim]{esc(comparison.signature)}[/]")
+    console.print(f"[dim]{esc(str(comparison.signature))}[/]")
 
 
 def _nan(value: Any) -> bool:
@@ -130,7 +132,9 @@ def comparison_json(comparison: Comparison) -> dict[str, Any]:
 
     return {"pair": comparison.pair, "runs": comparison.runs, "systems": comparison.systems,
             "names": comparison.names, "items": comparison.items, "notes": comparison.notes,
-            "signature": comparison.signature, "rows": records(comparison.table),
+            "not_compared": comparison.not_compared,
+            "signature": str(comparison.signature), "options": comparison.signature.fields,
+            "rows": records(comparison.table),
             "best": records(comparison.best), "changes": records(comparison.changes)}
 
 
