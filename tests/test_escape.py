@@ -132,6 +132,14 @@ def test_error_messages_keep_file_names_as_written(hostile, tmp_path):
     assert f"{tmp_path}/out:100:\\x1b[2J[red]: no such file or folder" in result.output
 
 
+def test_warnings_of_libraries_are_one_escaped_line(hostile, tmp_path):
+    # matplotlib warns "Glyph 27 (\x1b) missing", quoting the name with its escape raw.
+    suite, outputs = hostile
+    output = invoke("plot", outputs, "--suite", suite, "-q", "--out", tmp_path / "p").output
+    assert ESC not in output
+    assert all(line.startswith(("warning: ", "wrote ")) for line in output.splitlines())
+
+
 def test_reports_printed_to_the_terminal_show_control_characters(hostile):
     suite, outputs = hostile
     for kind in ("markdown", "csv", "latex"):

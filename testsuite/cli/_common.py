@@ -195,7 +195,8 @@ def friendly(command: F) -> F:
 
     A `TestsuiteError` is one ``error:`` line per problem and exit status 1; an `OSError`
     that no reader turned into one (a folder that cannot be listed, say) is named the same
-    way. A `TestsuiteWarning` is one ``warning:`` line and the command goes on.
+    way. A warning (ours, or a library's) is one escaped ``warning:`` line and the command
+    goes on.
     """
 
     @wraps(command)
@@ -205,14 +206,17 @@ def friendly(command: F) -> F:
         from ..errors import TestsuiteError, TestsuiteWarning
         from ..files import reason
 
-        python_show = warnings.showwarning
+        shown: set[str] = set()
 
         def show(message: Warning | str, category: type[Warning], *rest: Any,
                  **options: Any) -> None:
-            if issubclass(category, TestsuiteWarning):
-                _console(stderr=True).print(f"[yellow]warning:[/] {_escape(message)}")
-            else:
-                python_show(message, category, *rest, **options)
+            # One line each, escaped: a library's warning may quote a name from the data
+            # (matplotlib: "Glyph 27 (\x1b) missing"), and a source line helps no user.
+            text = str(message) if issubclass(category, TestsuiteWarning) else \
+                f"{category.__name__}: {message}"
+            if text not in shown:  # two caches in one refused folder: say it once
+                shown.add(text)
+                _console(stderr=True).print(f"[yellow]warning:[/] {_escape(text)}")
 
         try:
             with warnings.catch_warnings():  # restores showwarning and the filters after
