@@ -274,3 +274,17 @@ def test_an_unknown_encoding_is_named(project, encoding):
     result = invoke("evaluate", txt_ts, "--suite", project, "--encoding", encoding, "-q")
     assert result.exit_code == 1
     assert f"error: unknown encoding {encoding!r}" in result.output
+
+
+@pytest.mark.parametrize("command", ["plot", "sources", "export-dfki", "evaluate"])
+def test_a_pair_that_is_a_path_is_refused(project, command):
+    # `plot --pair ../../p` wrote its charts two folders above --out.
+    out = project / "deep" / "out"
+    line = {"plot": ["plot", project / "out", "-q", "--out", out],
+            "sources": ["sources", "--out", out / "src"],
+            "export-dfki": ["export-dfki", "--out", out / "items.json"],
+            "evaluate": ["evaluate", project / "out", "-q", "--out", out / "r.jsonl"]}[command]
+    result = invoke(*line, "--suite", project, "--pair", "../../p")
+    assert result.exit_code == 1
+    assert "error: '../../p' is not a language pair" in result.output
+    assert not (project / "p").exists() and not (project / "deep").exists()
