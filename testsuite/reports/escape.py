@@ -92,6 +92,11 @@ def csv_text(frame: pd.DataFrame) -> str:
         series = safe[column]
         if pd.api.types.is_numeric_dtype(series) or pd.api.types.is_bool_dtype(series):
             continue
+        if isinstance(series.dtype, pd.CategoricalDtype):  # names: a few categories
+            renamed = [csv_cell(c) for c in series.cat.categories]
+            if len(set(renamed)) == len(renamed):
+                safe[column] = series.cat.rename_categories(renamed)
+                continue
         safe[column] = series.astype(object).map(csv_cell)
     return str(safe.to_csv(index=False))
 
