@@ -12,9 +12,10 @@ pair, with the scoring core (`testsuite.scoring`, `testsuite.stats`):
 * **Changes**: accuracy of every system in every run per category, micro-average, category
   and phenomenon macro-average (the same definitions as the paper tables); the change from
   the previous run and whether it is significant, two-sided at α. The items are the same in
-  both runs, so by default the test is paired (exact McNemar; a paired bootstrap within
-  categories or phenomena for the macro-averages); ``test="ztest"`` uses the two-proportion
-  Z-test (and the published macro reading) instead.
+  both runs, so by default the test is paired (exact McNemar; for the macro-averages a
+  paired Z-test with the variance stratified by category or phenomenon, or on request a
+  paired bootstrap); ``test="ztest"`` uses the two-proportion Z-test (and the published
+  macro reading) instead.
 * **Best against best**: each run's best system (micro-average) against the best of the
   earlier runs.
 * **Changed items**: the items a system passed in an earlier run and fails now, and the
@@ -65,7 +66,7 @@ class CompareOptions:
 
     Attributes:
         test: ``paired`` (McNemar; default) or ``ztest`` for proportion rows.
-        macro_test: ``bootstrap`` (default with paired), ``stratified`` or ``published``
+        macro_test: ``stratified`` (default with paired), ``bootstrap`` or ``published``
             (default with ztest) for the macro-averages.
         alpha: Two-sided significance level of a change.
         mapping: Renamed systems: a name in some run → the name to match it as.
@@ -103,7 +104,7 @@ class CompareOptions:
         """The macro-row test in effect."""
         if self.macro_test is not None:
             return self.macro_test
-        return "bootstrap" if self.test == "paired" else "published"
+        return "stratified" if self.test == "paired" else "published"
 
 
 @dataclass

@@ -9,7 +9,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from .matching import DEFAULT_TIMEOUT, CompiledRule, RegexCache
+from .matching import (
+    DEFAULT_TIMEOUT,
+    REASON_DISAGREE,
+    REASON_VERDICT,
+    CompiledRule,
+    RegexCache,
+)
 from .model import Outcome, Suite
 from .normalise import Profile
 from .outputs.checks import NotTranslated, identical_systems, not_translated
@@ -160,6 +166,18 @@ def evaluate(
     compiled: dict[tuple[str, str], CompiledRule] = {}
     # Many systems produce the same output for an item; judge each distinct one once.
     judged: dict[tuple[str, str, str], tuple[str, str]] = dict(known or {})
+
+    def judge(key: tuple[str, str, str]) -> tuple[str, str]:
+        result = judged.get(key)
+        if result is None:
+            rule = compiled.get(key[:2])
+            if rule is None:
+                rule = compiled[key[:2]] = CompiledRule(suite.rules.get(key[:2]), cache,
+                                                        timeout, normalise)
+            judgement = rule.judge(key[2])
+            result = judged[key] = (judgement.outcome.value, judgement.reason)
+        return result
+
     columns: dict[str, list[str]] = {name: [] for name in COLUMNS}
     for system in kept:
         done = 0
@@ -168,15 +186,15 @@ def evaluate(
             item = suite.items.get(key)
             if item is None:
                 continue
-            verdict_key = (system.pair, item_id, output)
-            result = judged.get(verdict_key)
-            if result is None:
-                rule = compiled.get(key)
-                if rule is None:
-                    rule = compiled[key] = CompiledRule(suite.rules.get(key), cache, timeout,
-                                                       normalise)
-                judgement = rule.judge(output)
-                result = judged[verdict_key] = (judgement.outcome.value, judgement.reason)
+            result = judge((system.pair, item_id, output))
+            if item_id in system.occurrences and result[1] != REASON_VERDICT:
+                # --repeated agree: every occurrence is judged; different outcomes need a
+                # person (the outputs differ in what the rule looks at), whose verdict on
+                # the item's output then decides.
+                outcomes = {judge((system.pair, item_id, o))[0]
+                            for o in system.occurrences[item_id]}
+                if len(outcomes) > 1:
+                    result = (Outcome.WARNING.value, REASON_DISAGREE)
             columns["item"].append(item_id)
             columns["pair"].append(system.pair)
             columns["category"].append(item.category)

@@ -20,6 +20,7 @@ from .errors import Problem, TestsuiteError
 from .matching import CompiledRule, RegexCache
 from .model import VERDICTS, Item, Rule, Suite, Verdict, pair_code
 from .normalise import Profile
+from .outputs.advice import dfki_json
 from .templates import Expansion, expand
 from .yamlio import LINE, load_yaml
 
@@ -355,6 +356,10 @@ def load(paths: Iterable[Path | str], *, cache: bool = True) -> LoadResult:
     """
     checked = [Path(p) for p in paths]
     missing = [Problem("no such file or folder", str(p)) for p in checked if not p.exists()]
+    missing += [Problem("this is a DFKI items.json, not a suite: convert it with `testsuite "
+                        f"import-dfki {p} --out DIR`, then pass --suite DIR", str(p))
+                for p in checked if dfki_json(p)]
+    checked = [p for p in checked if not dfki_json(p)]
     files = yaml_files(p for p in checked if p.exists())
     key = _content_key(files) if cache and not missing else None
     if key is not None:

@@ -42,6 +42,7 @@ REASON_NO_MATCH = "no-match"
 REASON_INVALID = "invalid-regex"
 REASON_TIMEOUT = "regex-timeout"
 REASON_NO_RULE = "no-rule"
+REASON_DISAGREE = "occurrences-disagree"  # a repeated source judged differently (--repeated agree)
 
 
 class RegexCache:

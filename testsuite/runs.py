@@ -58,6 +58,7 @@ class Run:
         sources: The source sentence of every item, per pair.
         rejudged: Items judged again because their rule changed since the run was saved.
         metadata: Everything in run.json.
+        suite: The suite the run was evaluated with now.
     """
 
     name: str
@@ -71,6 +72,7 @@ class Run:
     sources: dict[str, dict[str, str]] = field(default_factory=dict)
     rejudged: int = 0
     metadata: dict[str, Any] = field(default_factory=dict)
+    suite: Suite = field(default_factory=Suite)
 
     @property
     def label(self) -> str:
@@ -91,22 +93,34 @@ def is_run(path: Path) -> bool:
 def _records(path: Path, required: tuple[str, ...]) -> list[dict[str, Any]]:
     """The JSON objects of a JSON-lines file of a run, each with the `required` text fields.
 
+    The lines are parsed as one JSON array (one call into the C parser instead of one per
+    line: a run has ~50,000 lines per pair); only a file that does not parse is read again
+    line by line, to name the line at fault.
+
     Raises:
         TestsuiteError: naming file and line of every record that is not JSON, not an
             object, or lacks a field (a hand-edited or truncated run must not end in a
             KeyError or be judged with ``None`` as an output).
     """
+    numbered = [(n, line) for n, line in enumerate(read_text(path).splitlines(), start=1)
+                if line.strip()]
+    lines = [line for _, line in numbered]
+    try:
+        records = json.loads("[" + ",".join(lines) + "]")
+    except (json.JSONDecodeError, RecursionError):
+        records = None
     problems = []
-    records = []
-    for number, line in enumerate(read_text(path).splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except (json.JSONDecodeError, RecursionError) as exc:
-            why = exc.msg if isinstance(exc, json.JSONDecodeError) else "nested too deeply"
-            problems.append(Problem(f"not a JSON line: {why}", str(path), number))
-            continue
+    if records is None or len(records) != len(lines):
+        records = []
+        for number, line in numbered:
+            try:
+                records.append(json.loads(line))
+            except (json.JSONDecodeError, RecursionError) as exc:
+                why = exc.msg if isinstance(exc, json.JSONDecodeError) else "nested too deeply"
+                problems.append(Problem(f"not a JSON line: {why}", str(path), number))
+        if problems:
+            raise TestsuiteError(problems)
+    for (number, _), record in zip(numbered, records, strict=True):
         if not isinstance(record, dict):
             problems.append(Problem(f"expected an object with {', '.join(required)}, not "
                                     f"{describe(record)}", str(path), number))
@@ -116,10 +130,10 @@ def _records(path: Path, required: tuple[str, ...]) -> list[dict[str, Any]]:
                  if not isinstance(record.get(key), str)]
         if wrong:
             problems.append(Problem("; ".join(wrong), str(path), number))
-            continue
-        records.append(record)
     if problems:
-        raise TestsuiteError(problems)
+        raise TestsuiteError(problems[:20] + ([Problem(f"… and {len(problems) - 20} more",
+                                                       str(path))] if len(problems) > 20
+                                              else []))
     return records
 
 
@@ -158,8 +172,14 @@ def save_run(path: Path, evaluation: Evaluation, suite: Suite, *,
     items = [{"id": i.id, "pair": i.pair, "category": i.category, "phenomenon": i.phenomenon,
               "source": i.source, "rule": rule_hash(suite.rule_of(i))}
              for pair in pairs for i in suite.items_of(pair)]
-    outputs = [{"pair": s.pair, "system": s.system, "item": item, "output": output}
-               for s in systems for item, output in s.outputs.items()]
+    outputs: list[dict[str, Any]] = [
+        {"pair": s.pair, "system": s.system, "item": item, "output": output}
+        for s in systems for item, output in s.outputs.items()]
+    # With --repeated agree, the other occurrences' outputs of repeated items too.
+    outputs += [{"pair": s.pair, "system": s.system, "item": item, "output": text,
+                 "occurrence": k}
+                for s in systems for item, texts in s.occurrences.items()
+                for k, text in enumerate(texts[1:], start=1)]
     columns = evaluation.columns
     outcomes = [dict(zip(columns, values, strict=True))
                 for values in zip(*columns.values(), strict=True)]
@@ -234,7 +254,8 @@ def read_metadata(path: Path) -> dict[str, Any]:
     return metadata
 
 
-def load_run(path: Path, suite: Suite | None = None, timeout: float | None = None) -> Run:
+def load_run(path: Path, suite: Suite | None = None, timeout: float | None = None,
+             normalise: str | None = None, renormalise: bool = False) -> Run:
     """Load a run and bring its outcomes up to date with the current suite and rules.
 
     Args:
@@ -242,15 +263,16 @@ def load_run(path: Path, suite: Suite | None = None, timeout: float | None = Non
         suite: The current suite; by default the one the run was saved with (its files as
             they are now).
         timeout: Regex time limit for outputs judged again (default: the run's).
-
-    Outputs are matched under the normalisation the run was saved with (none by default).
+        normalise: With `renormalise`, the normalisation to match under instead of the
+            run's own (None: none); every output is then judged again.
+        renormalise: Use `normalise` rather than the normalisation the run was saved with.
     """
     from .evaluate import evaluate
     from .loader import load_suite
     from .normalise import profile
 
     metadata = read_metadata(path)
-    matched_under = metadata.get("normalise")
+    matched_under = normalise if renormalise else metadata.get("normalise")
     if suite is None:
         paths = [Path(p) for p in metadata.get("suite") or []]
         if not paths:
@@ -276,14 +298,20 @@ def load_run(path: Path, suite: Suite | None = None, timeout: float | None = Non
             usable.add(key)
             sources.setdefault(key[0], {})[key[1]] = item.source
             if record.get("rule") == rule_hash(suite.rule_of(item)) \
-                    and timeout == saved_timeout:
+                    and timeout == saved_timeout and matched_under == metadata.get("normalise"):
                 unchanged.add(key)
     by_system: dict[tuple[str, str], dict[str, str]] = {}
+    others: dict[tuple[str, str], dict[str, list[tuple[int, str]]]] = {}
     for record in _records(path / "outputs.jsonl", ("pair", "system", "item", "output")):
         key = (record["pair"], record["item"])
-        if key in usable:
-            by_system.setdefault((record["pair"], record["system"]), {})[record["item"]] = \
-                record["output"]
+        if key not in usable:
+            continue
+        system = (record["pair"], record["system"])
+        if isinstance(record.get("occurrence"), int) and record["occurrence"] > 0:
+            others.setdefault(system, {}).setdefault(record["item"], []).append(
+                (record["occurrence"], record["output"]))
+        else:
+            by_system.setdefault(system, {})[record["item"]] = record["output"]
     known = {}
     outcomes = path / "outcomes.jsonl"
     if unchanged and outcomes.is_file():
@@ -291,12 +319,14 @@ def load_run(path: Path, suite: Suite | None = None, timeout: float | None = Non
             if (record["pair"], record["item"]) in unchanged:
                 known[(record["pair"], record["item"], record["output"])] = (
                     record["outcome"], record["reason"])
-    systems = [SystemOutputs(system, pair, outputs, str(path))
-               for (pair, system), outputs in by_system.items()]
+    systems = [SystemOutputs(system, pair, outputs, str(path), {
+        item: [outputs[item], *(text for _, text in sorted(extra))]
+        for item, extra in others.get((pair, system), {}).items() if item in outputs})
+        for (pair, system), outputs in by_system.items()]
     evaluation = evaluate(suite, systems, timeout=timeout, known=known,
                           normalise=profile(matched_under))
     rejudged = len(usable - {(p, i) for p, i, _ in known})
     return Run(metadata.get("name") or path.name, metadata.get("campaign"),
                metadata.get("year"), path, evaluation,
                [e.system for e in evaluation.excluded], removed, changed, sources, rejudged,
-               metadata)
+               metadata, suite)

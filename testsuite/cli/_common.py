@@ -29,6 +29,7 @@ class Command(TyperCommand):
     #: Help panels of the options every command shares (the rest stay under "Options").
     PANELS = {"pair": "Inputs", "source": "Inputs", "ids": "Inputs", "suite": "Inputs",
               "encoding": "Inputs", "timeout": "Inputs", "normalise": "Inputs",
+              "repeated": "Inputs",
               **dict.fromkeys(("category", "phenomenon", "system", "fair", "test",
                                "macro_test", "alpha", "correction", "clusters", "seed",
                                "resamples"), "Scoring")}
@@ -172,6 +173,10 @@ NormaliseOption = Annotated[str | None, typer.Option(
     "--normalise", help="Match outputs under a typographic equivalence: typographic "
     "(apostrophes, quotation marks, dashes, spaces, NFC) or nfkc. Off by default (the "
     "published method); named in every signature and report.", show_default=False)]
+RepeatedOption = Annotated[str, typer.Option(
+    help="An item whose source occurs several times in a WMT source: use the first "
+    "occurrence's output (published), the last, or agree (outcomes must agree, else a "
+    "warning).")]
 QuietOption = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")]
 CategoryOption = Annotated[list[str] | None, typer.Option(
     help="Only this category (repeatable).", show_default=False)]
@@ -328,14 +333,16 @@ def with_inputs(command: F) -> F:
         return InputSpec(outputs=tuple(values["outputs"]), pair=values["pair"],
                          source=values["source"], ids=values["ids"],
                          suite=tuple(values["suite"] or ()), encoding=values["encoding"],
-                         timeout=values["timeout"], normalise=values["normalise"])
+                         timeout=values["timeout"], normalise=values["normalise"],
+                         repeated=values["repeated"])
 
     outputs = inspect.Parameter("outputs", inspect.Parameter.POSITIONAL_OR_KEYWORD,
                                 annotation=OutputsArgument)
     return _inject(command, "inputs", [outputs], _options(
         ("pair", PairOption, None), ("source", SourceOption, None), ("ids", IdsOption, None),
         ("suite", SuiteOption, None), ("encoding", EncodingOption, "utf-8"),
-        ("timeout", TimeoutOption, 1.0), ("normalise", NormaliseOption, None)), build)
+        ("timeout", TimeoutOption, 1.0), ("normalise", NormaliseOption, None),
+        ("repeated", RepeatedOption, "first")), build)
 
 
 FairOption = Annotated[bool, typer.Option(
@@ -346,7 +353,7 @@ TestOption = Annotated[str, typer.Option(
 MacroTestOption = Annotated[str | None, typer.Option(
     "--macro-test", help="Test of macro-average rows: published (default with ztest: the "
     "macro-average read as a proportion, approximate), stratified (paired Z-test with the "
-    "stratified variance) or bootstrap (default with paired).", show_default=False)]
+    "stratified variance; default with paired) or bootstrap.", show_default=False)]
 AlphaOption = Annotated[float, typer.Option(help="One-tailed significance level.",
                                             parser=parse_probability)]
 CorrectionOption = Annotated[str, typer.Option(

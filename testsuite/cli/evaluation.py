@@ -51,6 +51,8 @@ def evaluate(
     year: Annotated[int | None, typer.Option(
         help="Year of a saved run (default: from the campaign name).", show_default=False,
         parser=parse_positive)] = None,
+    not_located: Annotated[bool, typer.Option(
+        "--not-located", help="List the items not found in a WMT source.")] = False,
     quiet: QuietOption = False,
 ) -> None:
     """Judge every item × system: pass, fail, warning or missing (the DFKI method)."""
@@ -58,7 +60,7 @@ def evaluate(
     from ..results_io import write_results
 
     suite, evaluation = _evaluate(inputs, quiet)
-    print_evaluation(evaluation, _console())
+    print_evaluation(evaluation, _console(), not_located=not_located)
     if out:
         write_results(evaluation.results, out)
         _console().print(f"wrote {len(evaluation.results)} outcomes to {_escape(str(out))}")

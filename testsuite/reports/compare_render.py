@@ -8,11 +8,13 @@ from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from . import escape
 from .escape import terminal as esc
+from .escape import visible
 from .render import percent
-from .terminal import column_blocks
+from .terminal import GAP, column_blocks, grid_lines
 
 if TYPE_CHECKING:
     from ..compare import Comparison
@@ -42,38 +44,49 @@ def _mark(record: dict[str, Any]) -> str:
 
 
 def print_comparison(comparison: Comparison, console: Console, regressions: int = 0) -> None:
-    """Accuracy per run and system, significant changes marked; best systems; changes."""
+    """Accuracy per run and system, significant changes marked; best systems; changes.
+
+    Each system's runs are sub-columns under its name; systems that do not fit side by side
+    are shown in several blocks, each with the row labels.
+    """
     cells = _cells(comparison)
     runs = comparison.runs
-    widths = [len(runs) * 8 + 3 for _ in comparison.systems]
-    label_width = 30
-    blocks = column_blocks(widths, console.width - label_width - 3 - 7 - 1)
-    title = f"Year over year ({comparison.pair}): {esc(' → '.join(runs))}"
+    rows = _rows(comparison)
+    texts = {key: percent(record["accuracy"]) + _mark(record) for key, record in cells.items()}
+    # Names are drawn as Text (no markup), with control characters made visible.
+    width = max([len(visible(r)) for r in runs] + [len(t) for t in texts.values()])
+    span = len(runs) * (width + GAP)
+    label = min(30, max(len(visible(r[2])) for r in rows))
+    count = max(len(str(r["items"])) for r in cells.values())
+    blocks = column_blocks([max(span, len(visible(s)) + GAP) for s in comparison.systems],
+                           console.width - 4 - label - count - 2 * GAP)
+    title = f"Year over year ({comparison.pair}): {visible(' → '.join(runs))}"
+    styles = [None if level == "category" else "italic" for level, _, _ in rows]
+    rules = {i for i, (level, _, _) in enumerate(rows)
+             if level != "category" and i and rows[i - 1][0] == "category"}
     for block in blocks:
-        grid = Table(title=title, title_justify="left", header_style="bold")
-        grid.add_column("", no_wrap=True, max_width=label_width, overflow="ellipsis")
-        grid.add_column("#", justify="right", style="dim", no_wrap=True, min_width=4)
-        for index in block:
-            system = comparison.systems[index]
-            for run in runs:
-                grid.add_column(f"{esc(system)}\n{esc(run)}", justify="right",
-                                no_wrap=True)
-        rows = _rows(comparison)
-        for position, (level, category, label) in enumerate(rows):
-            values = []
-            items = 0
-            for index in block:
+        console.print(Text(title + (f" — systems {block[0] + 1}–{block[-1] + 1} of "
+                                    f"{len(comparison.systems)}" if len(blocks) > 1 else ""),
+                           style="bold"))
+        systems = [comparison.systems[i] for i in block]
+        head = ["", "#", *(visible(run) for _ in systems for run in runs)]
+        sub = max(width, (max(len(visible(s)) for s in systems) - GAP * (len(runs) - 1))
+                  // len(runs) + 1)
+        widths = [label, count, *([sub] * len(runs) * len(systems))]
+        lines = []
+        for level, category, name in rows:
+            items = cells[(level, category, systems[0], runs[0])]["items"]
+            line = [Text(visible(name)), Text(str(items), style="dim")]
+            for system in systems:
                 for run in runs:
-                    record = cells[(level, category, comparison.systems[index], run)]
-                    items = record["items"]
-                    text = percent(record["accuracy"]) + _mark(record)
-                    values.append(f"[bold]{text}[/]" if _mark(record) else text)
-            last_category = level == "category" and position + 1 < len(rows) and \
-                rows[position + 1][0] != "category"
-            grid.add_row(esc(label), str(items), *values,
-                         style="italic" if level != "category" else None,
-                         end_section=last_category)
-        console.print(grid)
+                    record = cells[(level, category, system, run)]
+                    line.append(Text(texts[(level, category, system, run)],
+                                     style="bold" if _mark(record) else ""))
+            lines.append(line)
+        groups = [("", 1), ("", 1), *((visible(s), len(runs)) for s in systems)]
+        for text in grid_lines(head, lines, widths, styles, rules, groups):
+            console.print(text, no_wrap=True, crop=True)
+        console.print()
     console.print("▲/▼: significant change from the previous run "
                   f"(two-sided, {esc(comparison.signature.get('test') or '')} test, "
                   f"α = {esc(comparison.signature.get('alpha') or '')}).")

@@ -21,17 +21,37 @@ if TYPE_CHECKING:
 OUTCOME_STYLES = {"pass": "green", "fail": "red", "warning": "yellow", "missing": "magenta"}
 
 
-def print_evaluation(evaluation: Evaluation, console: Console) -> None:
-    """Print the outcome counts per system and what was noticed about the inputs."""
+def print_evaluation(evaluation: Evaluation, console: Console, not_located: bool = False
+                     ) -> None:
+    """Print the outcome counts per system and what was noticed about the inputs.
+
+    Args:
+        evaluation: The evaluation.
+        console: Where to print.
+        not_located: Also list the ids of the items not found in a WMT source.
+    """
     for located in evaluation.located.values():
         found = len(located.lines)
         total = found + len(located.not_found)
         console.print(f"{located.pair}: located {found} of {total} items in "
                       f"{esc(located.source_file)}"
-                      + (f"; {len(located.not_found)} not found (not in this source file)"
-                         if located.not_found else "")
-                      + (f"; {len(located.repeated)} occur more than once (first occurrence "
-                         "used)" if located.repeated else ""))
+                      + (f"; {len(located.not_found)} not found (not in this source file"
+                         + ("" if not_located else "; --not-located lists them") + ")"
+                         if located.not_found else ""))
+        if not_located and located.not_found:
+            console.print(f"  not located: {esc(', '.join(located.not_found))}")
+        if located.repeated:
+            policy = {"first": "the first occurrence's output used",
+                      "last": "the last occurrence's output used",
+                      "agree": "occurrences judged differently are warnings"}
+            console.print(f"{located.pair}: {len(located.repeated)} items occur more than once "
+                          f"in the source ({policy[located.repeated_policy]}; --repeated "
+                          "first|last|agree chooses)")
+            for name, items in sorted(located.differing.items(),
+                                        key=lambda kv: (-len(kv[1]), kv[0])):
+                console.print(f"  {esc(name)} translated the occurrences of "
+                              f"{len(items)} of them differently, e.g. "
+                              f"{esc(', '.join(items[:5]))}")
     for excluded in evaluation.excluded:
         console.print(f"[yellow]left out:[/] {esc(str(excluded))}")
     for group in evaluation.identical:
@@ -144,11 +164,21 @@ class _Plan:
     draw: Callable[[list[int], bool], list[Text]]
 
 
-def _grid(head: list[str], rows: list[list[Text]], widths: list[int],
-          styles: list[str | None], rules: set[int]) -> list[Text]:
+def grid_lines(head: list[str], rows: list[list[Text]], widths: list[int],
+               styles: list[str | None], rules: set[int],
+               groups: list[tuple[str, int]] | None = None) -> list[Text]:
     """Lines of a plain grid: a bold header, a rule, the rows (right-aligned but the first
     column), a rule before each row in `rules`. Drawn as text, not as a `rich.table.Table`:
-    a paper table has thousands of cells and measuring each costs more than the scoring."""
+    a paper table has thousands of cells and measuring each costs more than the scoring.
+
+    Args:
+        head: Column headers.
+        rows: Cells of each row.
+        widths: Width of each column.
+        styles: Style of each row (None: plain).
+        rules: Rows before which a rule is drawn.
+        groups: A header line above `head`: (label, number of columns it spans), centred.
+    """
     def line(cells: list[Text], style: str | None) -> Text:
         out = Text(style=style or "")
         for index, (cell, width) in enumerate(zip(cells, widths, strict=True)):
@@ -161,7 +191,20 @@ def _grid(head: list[str], rows: list[list[Text]], widths: list[int],
         return out
 
     rule = Text("─" * (sum(widths) + GAP * (len(widths) - 1)), style="dim")
-    lines = [line([Text(h, style="bold") for h in head], None), rule]
+    lines = []
+    if groups:
+        top = Text()
+        start = 0
+        for index, (label, span) in enumerate(groups):
+            width = sum(widths[start:start + span]) + GAP * (span - 1)
+            if index:
+                top.append(" " * GAP)
+            cell = Text(label, style="bold")
+            cell.truncate(width, overflow="ellipsis")
+            top.append_text(Text(cell.plain.center(width), style="bold"))
+            start += span
+        lines.append(top)
+    lines += [line([Text(h, style="bold") for h in head], None), rule]
     for index, (cells, style) in enumerate(zip(rows, styles, strict=True)):
         if index in rules:
             lines.append(rule)
@@ -210,7 +253,7 @@ def _plan_columns(table: PaperTable, texts: list[list[str]], room: int) -> _Plan
             if last:
                 cells.append(Text(percent(row.average), style="dim"))
             rows.append(cells)
-        return _grid(head, rows, sizes, styles, rules)
+        return grid_lines(head, rows, sizes, styles, rules)
 
     return _Plan("systems", headers, blocks, key, draw)
 
@@ -232,7 +275,7 @@ def _plan_rows(table: PaperTable, texts: list[list[str]], room: int) -> _Plan:
             rows.append([Text(system), *(
                 Text(texts[i][s], style="bold" if table.rows[i].cells[s].bold else "")
                 for i in block)])
-        return _grid(head, rows, sizes, [None] * len(rows), {1})
+        return grid_lines(head, rows, sizes, [None] * len(rows), {1})
 
     return _Plan("rows", headers, blocks, key, draw)
 
