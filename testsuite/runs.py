@@ -33,7 +33,6 @@ from .matching import DEFAULT_TIMEOUT
 from .model import Suite, pair_code
 from .outputs.model import SystemOutputs
 from .outputs.readers import source_key
-from .scoring.signature import rule_hash, suite_hash
 from .values import BadValue, seconds
 
 if TYPE_CHECKING:
@@ -158,6 +157,8 @@ def save_run(path: Path, evaluation: Evaluation, suite: Suite, *,
             ``--suite``.
         timeout: The regex time limit the outcomes were judged with.
     """
+    from .scoring.signature import rule_hash, suite_hash
+
     name = name or path.name
     systems = evaluation.inputs
     if year is None:
@@ -270,6 +271,7 @@ def load_run(path: Path, suite: Suite | None = None, timeout: float | None = Non
     from .evaluate import evaluate
     from .loader import load_suite
     from .normalise import profile
+    from .scoring.signature import rule_hash
 
     metadata = read_metadata(path)
     matched_under = normalise if renormalise else metadata.get("normalise")

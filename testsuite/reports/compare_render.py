@@ -11,16 +11,15 @@ from rich.table import Table
 from rich.text import Text
 
 from . import escape
+from .common import AVERAGE_LABELS, percent
 from .escape import terminal as esc
 from .escape import visible
-from .render import percent
 from .terminal import GAP, column_blocks, grid_lines
 
 if TYPE_CHECKING:
     from ..compare import Comparison
 
-LABELS = {"micro": "micro-average", "category-macro": "category macro-average",
-          "phenomenon-macro": "phenomenon macro-average"}
+
 
 
 def _rows(comparison: Comparison) -> list[tuple[str, str, str]]:
@@ -28,7 +27,7 @@ def _rows(comparison: Comparison) -> list[tuple[str, str, str]]:
     table = comparison.table
     categories = list(dict.fromkeys(table.loc[table["level"] == "category", "category"]))
     return ([("category", c, c) for c in categories]
-            + [(level, "", LABELS[level]) for level in LABELS])
+            + [(level, "", AVERAGE_LABELS[level]) for level in AVERAGE_LABELS])
 
 
 def _cells(comparison: Comparison) -> dict[tuple[str, str, str, str], dict[str, Any]]:

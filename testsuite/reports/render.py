@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..scoring.scores import LEVELS
 from . import escape
+from .common import percent
 from .tables import Cell, PaperTable, paper_tables, split_table
 
 if TYPE_CHECKING:
@@ -26,11 +27,6 @@ TEMPLATES = Path(__file__).parent / "templates"
 FORMATS = ("terminal", "csv", "json", "markdown", "latex")
 WHICH = ("categories", "phenomena", "both")
 
-def percent(value: float | None) -> str:
-    """Accuracy as a percentage with one decimal, as in the papers ('–' when undefined)."""
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return "–"
-    return f"{100 * value:.1f}"
 
 
 def _environment(kind: str) -> Any:
@@ -182,11 +178,12 @@ def render(scores_list: list[Scores], kind: str, which: str = "both") -> str:
 
 def _only(scores: Scores, which: str) -> Scores:
     """The scores with only the rows of the chosen tables' levels."""
+
     levels = {"categories": ("category", "micro", "category-macro"),
               "phenomena": ("category", "phenomenon", "micro", "phenomenon-macro"),
               "both": LEVELS}[which]
     return replace(scores, table_rows=[r for r in scores.table_rows if r.level in levels])
 
 
-__all__ = ["CLUSTER_LEGEND", "FORMATS", "Cell", "cluster_mark", "render", "render_tables",
-           "scores_csv", "scores_json"]
+__all__ = ["CLUSTER_LEGEND", "FORMATS", "Cell", "cluster_mark", "percent", "render",
+           "render_tables", "scores_csv", "scores_json"]

@@ -10,15 +10,14 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from .common import OUTCOME_STYLES, percent
 from .escape import terminal as esc
 from .escape import visible
-from .render import percent
 
 if TYPE_CHECKING:
     from ..evaluate import Evaluation
     from .tables import Cell, PaperTable
 
-OUTCOME_STYLES = {"pass": "green", "fail": "red", "warning": "yellow", "missing": "magenta"}
 
 
 def print_evaluation(evaluation: Evaluation, console: Console, not_located: bool = False
@@ -57,20 +56,22 @@ def print_evaluation(evaluation: Evaluation, console: Console, not_located: bool
     for group in evaluation.identical:
         console.print(f"[yellow]identical outputs:[/] {esc(' = '.join(group))} "
                       "(same output for every item)")
-    summary = evaluation.summary()
-    for pair in dict.fromkeys(summary.index.get_level_values("pair")):
+    counts = evaluation.counts()
+    for pair in evaluation.pairs:
         table = Table(title=f"Outcomes {esc(pair)}", title_justify="left")
         table.add_column("system")
         for outcome, style in OUTCOME_STYLES.items():
             table.add_column(outcome, justify="right", style=style)
         table.add_column("items", justify="right")
         table.add_column("warning rate", justify="right")
-        rows = summary.xs(pair, level="pair")
-        for system, row in rows.iterrows():
-            table.add_row(esc(str(system)), *(str(int(row[o])) for o in OUTCOME_STYLES),
-                          str(int(row["total"])), f"{row['warning_rate']:.1%}")
+        for (of, system), row in counts.items():
+            if of != pair:
+                continue
+            total = sum(row.values())
+            table.add_row(Text(visible(system)), *(str(row[o]) for o in OUTCOME_STYLES), str(total),
+                          f"{row['warning'] / total:.1%}")
         console.print(table)
-    if summary.empty:
+    if not counts:
         console.print("no outcomes: no system translated the suite")
 
 
@@ -81,7 +82,7 @@ LAYOUTS = ("auto", "columns", "rows")
 def cell_text(cell: Cell, bounds: bool, marker: bool) -> str:
     """A cell as plain text: accuracy, `*` for the first cluster when `marker`, the bounds
     and the cluster / rank range when present."""
-    from .render import cluster_mark, percent
+    from .render import cluster_mark
 
     text = percent(cell.accuracy) + ("*" if marker and cell.bold else "")
     if bounds and cell.lower is not None and cell.upper is not None:

@@ -4,8 +4,8 @@
 McNemar, stratified Z, paired bootstrap); `clusters` turns them into first clusters, full
 clusters and rank ranges, with corrections; `intervals` gives confidence intervals. There
 is no I/O and no module-level state; every randomised function takes a seed. statsmodels
-and scipy.stats are the independent references the tests check these against; they are not
-imported here (scipy.special only for the exact McNemar tail).
+and scipy.stats are the independent references the tests check these against; the engine
+does not import them (they are test dependencies).
 """
 
 from .clusters import (
