@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 import regex
 
+from testsuite.reports.escape import csv_cell
 from testsuite.reports.html import html_report
 from testsuite.scoring import Scores, score
 
@@ -538,7 +539,7 @@ def test_csv_export_of_the_filtered_view(tab: Tab, report: Path, wmt21):
     assert {r[1] for r in rows[1:]} == failed and len(rows) - 1 == len(failed)
     for row in rows[1:]:
         output = outputs[(row[1], "Online-B")][0]
-        assert row[9] == ("'" + output if output[:1] in "=+-@\t\r" and output else output)
+        assert row[9] == csv_cell(output)
 
 
 def test_sticky_head_and_first_column(tab: Tab, report: Path):

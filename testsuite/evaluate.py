@@ -20,6 +20,7 @@ from .model import Outcome, Suite
 from .normalise import Profile
 from .outputs.checks import NotTranslated, identical_systems, not_translated
 from .outputs.model import Located, SystemOutputs
+from .values import seconds
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -149,7 +150,8 @@ def evaluate(
     Args:
         suite: Items and rules.
         systems: Outputs per system; each knows its language pair.
-        timeout: Per-match regex time limit in seconds (a timeout gives a warning).
+        timeout: Per-match regex time limit in seconds (a timeout gives a warning); above 0
+            and at most a day (`values.seconds`).
         located: Where WMT inputs were located, kept in the result for reporting.
         progress: Called with the number of outputs judged since the last call.
         regex_cache: Compiled patterns to use and extend; by default the persistent cache
@@ -162,7 +164,11 @@ def evaluate(
 
     Returns:
         The evaluation; `results` has one row per item × (translating) system.
+
+    Raises:
+        values.BadValue: for a time limit out of range.
     """
+    timeout = seconds(timeout)  # before any work: a bad limit would judge every output wrongly
     excluded = [n for n in (not_translated(s) for s in systems) if n is not None]
     left_out = {n.system for n in excluded}
     kept = [s for s in systems if s.system not in left_out]

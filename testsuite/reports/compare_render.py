@@ -7,12 +7,13 @@ import math
 from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
-from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
+from . import escape
 from .common import AVERAGE_LABELS, percent
-from .render import tex_escape
+from .escape import terminal as esc
+from .escape import visible
 from .terminal import GAP, column_blocks, grid_lines
 
 if TYPE_CHECKING:
@@ -51,13 +52,14 @@ def print_comparison(comparison: Comparison, console: Console, regressions: int 
     runs = comparison.runs
     rows = _rows(comparison)
     texts = {key: percent(record["accuracy"]) + _mark(record) for key, record in cells.items()}
-    width = max([len(r) for r in runs] + [len(t) for t in texts.values()])
+    # Names are drawn as Text (no markup), with control characters made visible.
+    width = max([len(visible(r)) for r in runs] + [len(t) for t in texts.values()])
     span = len(runs) * (width + GAP)
-    label = min(30, max(len(r[2]) for r in rows))
+    label = min(30, max(len(visible(r[2])) for r in rows))
     count = max(len(str(r["items"])) for r in cells.values())
-    blocks = column_blocks([max(span, len(s) + GAP) for s in comparison.systems],
+    blocks = column_blocks([max(span, len(visible(s)) + GAP) for s in comparison.systems],
                            console.width - 4 - label - count - 2 * GAP)
-    title = f"Year over year ({comparison.pair}): {' → '.join(runs)}"
+    title = f"Year over year ({comparison.pair}): {visible(' → '.join(runs))}"
     styles = [None if level == "category" else "italic" for level, _, _ in rows]
     rules = {i for i, (level, _, _) in enumerate(rows)
              if level != "category" and i and rows[i - 1][0] == "category"}
@@ -66,27 +68,27 @@ def print_comparison(comparison: Comparison, console: Console, regressions: int 
                                     f"{len(comparison.systems)}" if len(blocks) > 1 else ""),
                            style="bold"))
         systems = [comparison.systems[i] for i in block]
-        head = ["", "#", *(run for _ in systems for run in runs)]
-        sub = max(width, (max(len(s) for s in systems) - GAP * (len(runs) - 1))
+        head = ["", "#", *(visible(run) for _ in systems for run in runs)]
+        sub = max(width, (max(len(visible(s)) for s in systems) - GAP * (len(runs) - 1))
                   // len(runs) + 1)
         widths = [label, count, *([sub] * len(runs) * len(systems))]
         lines = []
         for level, category, name in rows:
             items = cells[(level, category, systems[0], runs[0])]["items"]
-            line = [Text(name), Text(str(items), style="dim")]
+            line = [Text(visible(name)), Text(str(items), style="dim")]
             for system in systems:
                 for run in runs:
                     record = cells[(level, category, system, run)]
                     line.append(Text(texts[(level, category, system, run)],
                                      style="bold" if _mark(record) else ""))
             lines.append(line)
-        groups = [("", 1), ("", 1), *((s, len(runs)) for s in systems)]
+        groups = [("", 1), ("", 1), *((visible(s), len(runs)) for s in systems)]
         for text in grid_lines(head, lines, widths, styles, rules, groups):
             console.print(text, no_wrap=True, crop=True)
         console.print()
     console.print("▲/▼: significant change from the previous run "
-                  f"(two-sided, {escape(comparison.signature.get('test') or '')} test, "
-                  f"α = {escape(comparison.signature.get('alpha') or '')}).")
+                  f"(two-sided, {esc(comparison.signature.get('test') or '')} test, "
+                  f"α = {esc(comparison.signature.get('alpha') or '')}).")
     best = Table(title="Best system of each run against the best of the earlier runs",
                  title_justify="left")
     for column in ("run", "best system", "accuracy", "earlier best", "change", "p"):
@@ -98,8 +100,8 @@ def print_comparison(comparison: Comparison, console: Console, regressions: int 
         delta = "–" if row["delta"] is None or _nan(row["delta"]) else \
             f"{100 * row['delta']:+.1f}{' *' if row['significant'] else ''}"
         p = "–" if row["p_value"] is None or _nan(row["p_value"]) else f"{row['p_value']:.3g}"
-        best.add_row(escape(row["run"]), escape(row["system"]), percent(row["accuracy"]),
-                     escape(earlier), delta, p)
+        best.add_row(esc(row["run"]), esc(row["system"]), percent(row["accuracy"]),
+                     esc(earlier), delta, p)
     console.print(best)
     changes = comparison.changes
     summary = Table(title="Items that changed outcome", title_justify="left")
@@ -108,23 +110,23 @@ def print_comparison(comparison: Comparison, console: Console, regressions: int 
     for (who, before, after), part in changes.groupby(["system", "from_run", "to_run"],
                                                       sort=False):
         counts = part["change"].value_counts()
-        summary.add_row(escape(str(who)), f"{before} → {after}",
+        summary.add_row(esc(who), esc(f"{before} → {after}"),
                         str(counts.get("regressed", 0)), str(counts.get("improved", 0)))
     console.print(summary)
     if regressions:
         for who, part in changes[changes["change"] == "regressed"].groupby("system",
                                                                             sort=False):
-            listing = Table(title=f"{who!s}: regressions (first {regressions})",
+            listing = Table(title=f"{esc(who)}: regressions (first {regressions})",
                             title_justify="left")
             for column in ("item", "phenomenon", "before", "after"):
                 listing.add_column(column, overflow="fold")
             for row in part.head(regressions).to_dict("records"):
-                listing.add_row(escape(row["item"]), escape(row["phenomenon"]),
-                                escape(str(row["before"])), escape(str(row["after"])))
+                listing.add_row(esc(row["item"]), esc(row["phenomenon"]), esc(row["before"]),
+                                esc(row["after"]))
             console.print(listing)
     for note in comparison.notes:
-        console.print(f"note: {escape(note)}")
-    console.print(f"[dim]{escape(str(comparison.signature))}[/]")
+        console.print(f"note: {esc(note)}")
+    console.print(f"[dim]{esc(str(comparison.signature))}[/]")
 
 
 def _nan(value: Any) -> bool:
@@ -157,7 +159,7 @@ def comparison_latex(comparison: Comparison) -> str:
                                      else r"$^{\downarrow}$" if r.get("significant") else "")
     template = env.get_template("compare.tex.j2")
     return template.render(c=comparison, rows=_rows(comparison), cells=_cells(comparison),
-                           tex=tex_escape)
+                           tex=escape.latex)
 
 
 def render_comparison(comparison: Comparison, kind: str) -> str:
@@ -165,7 +167,7 @@ def render_comparison(comparison: Comparison, kind: str) -> str:
     if kind == "json":
         return json.dumps(comparison_json(comparison), indent=2, ensure_ascii=False) + "\n"
     if kind == "csv":
-        return str(comparison.table.to_csv(index=False))
+        return escape.csv_text(comparison.table)
     if kind == "latex":
         return comparison_latex(comparison)
     raise ValueError(f"unknown format {kind!r}")

@@ -1,7 +1,8 @@
 """File renderers of score reports: CSV, JSON, Markdown and LaTeX.
 
 Markdown and LaTeX come from Jinja2 templates in ``templates/``; CSV and JSON from the tidy
-score table. Every renderer takes the data plus options and returns text.
+score table. Every renderer takes the data plus options and returns text; names from data
+pass through the format's escaper in `escape` (the templates' ``md`` and ``tex`` filters).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..scoring.scores import LEVELS
+from . import escape
 from .common import percent
 from .tables import Cell, PaperTable, paper_tables, split_table
 
@@ -25,19 +27,6 @@ TEMPLATES = Path(__file__).parent / "templates"
 FORMATS = ("terminal", "csv", "json", "markdown", "latex")
 WHICH = ("categories", "phenomena", "both")
 
-_TEX_SPECIALS = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
-                 "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}",
-                 "^": r"\textasciicircum{}"}
-
-
-def tex_escape(text: object) -> str:
-    """Escape the LaTeX special characters of a label (category names contain '&')."""
-    return "".join(_TEX_SPECIALS.get(ch, ch) for ch in str(text))
-
-
-def md_escape(text: object) -> str:
-    """Escape the characters that would break a Markdown table cell."""
-    return str(text).replace("|", r"\|").replace("*", r"\*").replace("_", r"\_")
 
 
 def _environment(kind: str) -> Any:
@@ -53,12 +42,13 @@ def _environment(kind: str) -> Any:
                              **delimiters)
     env.filters["pct"] = percent
     if kind == "latex":
-        env.filters["tex"] = tex_escape
+        env.filters["tex"] = escape.latex
+        env.filters["visible"] = escape.visible  # in a % comment: one line, nothing to escape
         env.filters["cell"] = lambda c: (
             (rf"\textbf{{{percent(c.accuracy)}}}" if c.bold else percent(c.accuracy))
-            + (rf"\textsuperscript{{{tex_escape(cluster_mark(c))}}}" if c.ranks else ""))
+            + (rf"\textsuperscript{{{escape.latex(cluster_mark(c))}}}" if c.ranks else ""))
     else:
-        env.filters["md"] = md_escape
+        env.filters["md"] = escape.markdown
         env.filters["cell"] = lambda c: (
             (f"**{percent(c.accuracy)}**" if c.bold else percent(c.accuracy))
             + (f" ({cluster_mark(c)})" if c.ranks else ""))
@@ -144,7 +134,10 @@ CSV_COLUMNS = ("pair", "level", "category", "phenomenon", "system", "passes", "i
 
 
 def scores_csv(scores_list: list[Scores]) -> str:
-    """One CSV line per (pair, row, system), with the signature of its scores."""
+    """One CSV line per (pair, row, system), with the signature of its scores.
+
+    Names that a spreadsheet would run as a formula are neutralised (`escape.csv_cell`).
+    """
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
@@ -152,7 +145,7 @@ def scores_csv(scores_list: list[Scores]) -> str:
         document = scores_json(scores)
         for row in document["rows"]:
             for system, entry in row["systems"].items():
-                writer.writerow([
+                writer.writerow(escape.csv_cell(value) for value in [
                     scores.pair, row["level"], row["category"] or "", row["phenomenon"] or "",
                     system, entry["passes"], row["items"], row["located"],
                     repr(entry["accuracy"]), entry["first_cluster"],
@@ -193,4 +186,4 @@ def _only(scores: Scores, which: str) -> Scores:
 
 
 __all__ = ["CLUSTER_LEGEND", "FORMATS", "Cell", "cluster_mark", "percent", "render",
-           "render_tables", "scores_csv", "scores_json", "tex_escape"]
+           "render_tables", "scores_csv", "scores_json"]

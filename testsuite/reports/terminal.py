@@ -7,11 +7,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from rich.console import Console
-from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
 from .common import OUTCOME_STYLES, percent
+from .escape import terminal as esc
+from .escape import visible
 
 if TYPE_CHECKING:
     from ..evaluate import Evaluation
@@ -32,12 +33,12 @@ def print_evaluation(evaluation: Evaluation, console: Console, not_located: bool
         found = len(located.lines)
         total = found + len(located.not_found)
         console.print(f"{located.pair}: located {found} of {total} items in "
-                      f"{escape(located.source_file)}"
+                      f"{esc(located.source_file)}"
                       + (f"; {len(located.not_found)} not found (not in this source file"
                          + ("" if not_located else "; --not-located lists them") + ")"
                          if located.not_found else ""))
         if not_located and located.not_found:
-            console.print(f"  not located: {escape(', '.join(located.not_found))}")
+            console.print(f"  not located: {esc(', '.join(located.not_found))}")
         if located.repeated:
             policy = {"first": "the first occurrence's output used",
                       "last": "the last occurrence's output used",
@@ -47,17 +48,17 @@ def print_evaluation(evaluation: Evaluation, console: Console, not_located: bool
                           "first|last|agree chooses)")
             for name, items in sorted(located.differing.items(),
                                         key=lambda kv: (-len(kv[1]), kv[0])):
-                console.print(f"  {escape(name)} translated the occurrences of "
+                console.print(f"  {esc(name)} translated the occurrences of "
                               f"{len(items)} of them differently, e.g. "
-                              f"{escape(', '.join(items[:5]))}")
+                              f"{esc(', '.join(items[:5]))}")
     for excluded in evaluation.excluded:
-        console.print(f"[yellow]left out:[/] {escape(str(excluded))}")
+        console.print(f"[yellow]left out:[/] {esc(str(excluded))}")
     for group in evaluation.identical:
-        console.print(f"[yellow]identical outputs:[/] {escape(' = '.join(group))} "
+        console.print(f"[yellow]identical outputs:[/] {esc(' = '.join(group))} "
                       "(same output for every item)")
     counts = evaluation.counts()
     for pair in evaluation.pairs:
-        table = Table(title=f"Outcomes {pair}", title_justify="left")
+        table = Table(title=f"Outcomes {esc(pair)}", title_justify="left")
         table.add_column("system")
         for outcome, style in OUTCOME_STYLES.items():
             table.add_column(outcome, justify="right", style=style)
@@ -67,7 +68,7 @@ def print_evaluation(evaluation: Evaluation, console: Console, not_located: bool
             if of != pair:
                 continue
             total = sum(row.values())
-            table.add_row(Text(system), *(str(row[o]) for o in OUTCOME_STYLES), str(total),
+            table.add_row(Text(visible(system)), *(str(row[o]) for o in OUTCOME_STYLES), str(total),
                           f"{row['warning'] / total:.1%}")
         console.print(table)
     if not counts:
@@ -103,6 +104,7 @@ def print_paper_table(table: PaperTable, console: Console, bounds: bool = False,
     takes whichever needs fewer blocks, and names the columns by number with a key when
     names would not fit.
     """
+    table = _shown(table)
     marker = not console.is_terminal
     texts = [[cell_text(c, bounds, marker) for c in row.cells] for row in table.rows]
     room = console.width - 4
@@ -134,6 +136,18 @@ def print_paper_table(table: PaperTable, console: Console, bounds: bool = False,
     for note in table.notes:
         console.print(Text(str(note)))
     console.print(Text(str(table.signature), style="dim"))
+
+
+def _shown(table: PaperTable) -> PaperTable:
+    """The table with its names as the terminal must show them: control characters (ANSI
+    escape sequences in a system or category name) made visible, so that widths are right
+    and nothing is obeyed. Drawn as `Text`, the names need no markup escaping."""
+    from dataclasses import replace
+
+    return replace(table, title=visible(table.title),
+                   systems=tuple(visible(s) for s in table.systems),
+                   rows=tuple(replace(r, label=visible(r.label)) for r in table.rows),
+                   notes=tuple(visible(n) for n in table.notes))
 
 
 #: Space between columns of a drawn grid.

@@ -35,10 +35,12 @@
   };
 
   // ---- CSV (RFC 4180), with cells neutralised as OWASP recommends against formula
-  // injection: a cell starting with = + - @ tab or carriage return gets a leading '.
+  // injection: a cell starting with = + - @ tab or carriage return gets a leading ',
+  // unless it is a plain number (the rule of reports/escape.py, csv_cell).
+  var NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
   TS.csvCell = function (value) {
     var text = value === null || value === undefined ? "" : String(value);
-    if (/^[=+\-@\t\r]/.test(text)) text = "'" + text;
+    if (/^[=+\-@\t\r]/.test(text) && !NUMBER.test(text)) text = "'" + text;
     return '"' + text.replace(/"/g, '""') + '"';
   };
 
