@@ -135,12 +135,8 @@ COMMANDS = {
     "report --html": (["report", "OUT", "-q", "--html", "T"], "T"),
     "compare --out": (["compare", "RUN", "RUN", "--format", "json", "--out", "T"], "T"),
     "demo --out": (["demo", "--out", "T.jsonl"], "T.de-en.jsonl"),
-    "plot --out": (["plot", "OUT", "-q", "--out", "T"], "T/heatmap.png"),
+    "plot --out": (["plot", "OUT", "-q", "--out", "T"], "T/en-de.phenomena.png"),
 }
-#: plot writes with matplotlib's savefig, not through files.write_*, until the plots work
-#: (testsuite/reports/plots.py, another branch) lands.
-PLOT = pytest.mark.xfail(reason="plots.py does not write through files.write_* yet",
-                         strict=False)
 
 
 def command_line(project: Path, name: str, target: Path) -> list[str]:
@@ -164,8 +160,7 @@ def one_error(output: str, path: Path, reason: str) -> None:
     assert errors == [f"error: {path}: cannot write: {reason}"], output
 
 
-@pytest.mark.parametrize("name", [pytest.param(n, marks=PLOT) if n.startswith("plot") else n
-                                  for n in COMMANDS])
+@pytest.mark.parametrize("name", list(COMMANDS))
 def test_writing_onto_a_folder(project, name):
     target = project / "target"
     named(name, target).mkdir(parents=True)
@@ -174,8 +169,7 @@ def test_writing_onto_a_folder(project, name):
     one_error(result.output, named(name, target), "it is a folder")
 
 
-@pytest.mark.parametrize("name", [pytest.param(n, marks=PLOT) if n.startswith("plot") else n
-                                  for n in COMMANDS])
+@pytest.mark.parametrize("name", list(COMMANDS))
 def test_writing_below_a_file(project, name):
     (project / "file").write_text("x")
     target = project / "file" / "target"
@@ -184,8 +178,7 @@ def test_writing_below_a_file(project, name):
     one_error(result.output, named(name, target), "a part of the path is a file, not a folder")
 
 
-@pytest.mark.parametrize("name", [pytest.param(n, marks=PLOT) if n.startswith("plot") else n
-                                  for n in COMMANDS])
+@pytest.mark.parametrize("name", list(COMMANDS))
 @pytest.mark.parametrize(("failure", "reason"), [
     (OSError(errno.ENOSPC, "No space left on device"), "the disk is full"),
     (PermissionError(errno.EACCES, "Permission denied"), "permission denied"),
