@@ -48,7 +48,6 @@ from ..stats import (
     DEFAULT_SEED,
     Correction,
     bootstrap_pvalues,
-    check_alpha,
     clusters,
     first_cluster,
     macro_interval,
@@ -59,6 +58,7 @@ from ..stats import (
     wilson_interval,
     ztest_pvalues,
 )
+from ..values import choice, count, probability
 from .matrix import FAIL, MISSING, WARNING, OutcomeMatrix
 from .signature import Signature, suite_hash
 
@@ -109,19 +109,12 @@ class ScoreOptions:
     resamples: int = DEFAULT_RESAMPLES
 
     def __post_init__(self) -> None:
-        for name, value, allowed in (("test", self.test, TESTS),
-                                     ("macro test", self.macro_test, (None, *MACRO_TESTS)),
-                                     ("correction", self.correction, (None, *CORRECTIONS))):
-            if value not in allowed:
-                raise TestsuiteError(f"{name} must be one of "
-                                     f"{', '.join(a for a in allowed if a)}, not {value!r}")
-        try:
-            check_alpha(self.alpha)
-        except ValueError as exc:
-            raise TestsuiteError(str(exc)) from None
-        if not isinstance(self.resamples, int) or self.resamples < 1:
-            raise TestsuiteError(f"resamples must be a whole number of at least 1, not "
-                                 f"{self.resamples!r}")
+        choice(self.test, TESTS, "test")
+        choice(self.macro_test, (None, *MACRO_TESTS), "macro test")
+        choice(self.correction, (None, *CORRECTIONS), "correction")
+        probability(self.alpha, "alpha")
+        count(self.resamples, "resamples", minimum=1)
+        count(self.seed, "seed")
 
     @property
     def macro(self) -> MacroTest:
