@@ -39,13 +39,13 @@ from .stats import (
     DEFAULT_RESAMPLES,
     DEFAULT_SEED,
     bootstrap_pvalues,
-    check_alpha,
     mcnemar_pvalues,
     published_macro_pvalues,
     stratified_pvalues,
     two_sided,
     ztest_pvalues,
 )
+from .values import choice, count, probability
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -86,18 +86,11 @@ class CompareOptions:
     resamples: int = DEFAULT_RESAMPLES
 
     def __post_init__(self) -> None:
-        if self.test not in ("paired", "ztest"):
-            raise TestsuiteError(f"test must be paired or ztest, not {self.test!r}")
-        if self.macro_test not in (None, "published", "stratified", "bootstrap"):
-            raise TestsuiteError(f"macro test must be published, stratified or bootstrap, "
-                                 f"not {self.macro_test!r}")
-        try:
-            check_alpha(self.alpha)
-        except ValueError as exc:
-            raise TestsuiteError(str(exc)) from None
-        if not isinstance(self.resamples, int) or self.resamples < 1:
-            raise TestsuiteError(f"resamples must be a whole number of at least 1, not "
-                                 f"{self.resamples!r}")
+        choice(self.test, ("paired", "ztest"), "test")
+        choice(self.macro_test, (None, "published", "stratified", "bootstrap"), "macro test")
+        probability(self.alpha, "alpha")
+        count(self.resamples, "resamples", minimum=1)
+        count(self.seed, "seed")
 
     @property
     def macro(self) -> str:

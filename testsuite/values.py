@@ -80,3 +80,15 @@ def count(value: object, name: str, minimum: int = 0) -> int:
     if whole < minimum:
         raise BadValue(name, f"must be a whole number of at least {minimum}", value)
     return whole
+
+
+def choice(value: object, allowed: tuple[object, ...], name: str) -> object:
+    """One of a fixed set of values (a test, a correction, a format).
+
+    Raises:
+        BadValue: naming the allowed ones.
+    """
+    if value not in allowed:
+        names = ", ".join(str(a) for a in allowed if a is not None)
+        raise BadValue(name, f"must be one of {names}", value)
+    return value

@@ -83,25 +83,12 @@ def render_tables(tables: list[PaperTable], kind: str) -> str:
 def scores_json(scores: Scores) -> dict[str, Any]:
     """Per row and system: accuracy, passes, items, first cluster, p-value, bounds, interval
     (and cluster and rank range when computed); with coverage, dropped rows and notes."""
-    rows = []
-    for row in scores.table_rows:
-        systems = {}
-        for index, system in enumerate(scores.systems):
-            entry: dict[str, Any] = {
-                "accuracy": float(row.accuracy[index]), "passes": int(row.passes[index]),
-                "first_cluster": bool(row.first_cluster[index]),
-                "p_value": _finite(row.p_value[index]), "lower": _finite(row.lower[index]),
-                "upper": _finite(row.upper[index]), "ci_low": _finite(row.ci_low[index]),
-                "ci_high": _finite(row.ci_high[index])}
-            if row.cluster is not None and row.rank_best is not None \
-                    and row.rank_worst is not None:
-                entry.update(cluster=int(row.cluster[index]),
-                             rank_best=int(row.rank_best[index]),
-                             rank_worst=int(row.rank_worst[index]))
-            systems[system] = entry
-        rows.append({"level": row.level, "category": row.category or None,
-                     "phenomenon": row.phenomenon or None, "items": row.items,
-                     "located": row.located, "systems": systems})
+    rows = [{"level": row.level, "category": row.category or None,
+             "phenomenon": row.phenomenon or None, "items": row.items, "located": row.located,
+             "systems": {system: {k: _finite(v) if isinstance(v, float) else v
+                                  for k, v in values.items()}
+                         for system, values in zip(scores.systems, row.values(), strict=True)}}
+            for row in scores.table_rows]
     coverage = scores.coverage
     return {
         "pair": scores.pair, "signature": str(scores.signature),

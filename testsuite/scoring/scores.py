@@ -48,7 +48,6 @@ from ..stats import (
     DEFAULT_SEED,
     Correction,
     bootstrap_pvalues,
-    check_alpha,
     clusters,
     first_cluster,
     macro_interval,
@@ -59,6 +58,7 @@ from ..stats import (
     wilson_interval,
     ztest_pvalues,
 )
+from ..values import choice, count, probability
 from .matrix import FAIL, MISSING, WARNING, OutcomeMatrix
 from .signature import Signature, suite_hash
 
@@ -109,19 +109,12 @@ class ScoreOptions:
     resamples: int = DEFAULT_RESAMPLES
 
     def __post_init__(self) -> None:
-        for name, value, allowed in (("test", self.test, TESTS),
-                                     ("macro test", self.macro_test, (None, *MACRO_TESTS)),
-                                     ("correction", self.correction, (None, *CORRECTIONS))):
-            if value not in allowed:
-                raise TestsuiteError(f"{name} must be one of "
-                                     f"{', '.join(a for a in allowed if a)}, not {value!r}")
-        try:
-            check_alpha(self.alpha)
-        except ValueError as exc:
-            raise TestsuiteError(str(exc)) from None
-        if not isinstance(self.resamples, int) or self.resamples < 1:
-            raise TestsuiteError(f"resamples must be a whole number of at least 1, not "
-                                 f"{self.resamples!r}")
+        choice(self.test, TESTS, "test")
+        choice(self.macro_test, (None, *MACRO_TESTS), "macro test")
+        choice(self.correction, (None, *CORRECTIONS), "correction")
+        probability(self.alpha, "alpha")
+        count(self.resamples, "resamples", minimum=1)
+        count(self.seed, "seed")
 
     @property
     def macro(self) -> MacroTest:
@@ -253,6 +246,14 @@ class ScoreRow:
         """(level, category, phenomenon)."""
         return (self.level, self.category, self.phenomenon)
 
+    def values(self) -> list[dict[str, Any]]:
+        """Per system (in order): passes, accuracy, first_cluster, p_value, lower, upper,
+        ci_low, ci_high, and cluster, rank_best, rank_worst when computed; NaN where a
+        value does not exist (the best system's p-value)."""
+        names = [n for n in _PER_SYSTEM if getattr(self, n) is not None]
+        columns = [getattr(self, n).tolist() for n in names]
+        return [dict(zip(names, values, strict=True)) for values in zip(*columns, strict=True)]
+
     def reordered(self, order: npt.NDArray[np.intp]) -> ScoreRow:
         """The same row with its systems in another order."""
         arrays = {name: getattr(self, name)[order] for name in _PER_SYSTEM
@@ -318,25 +319,11 @@ class Scores:
         with clusters)."""
         import pandas as pd
 
-        records: list[dict[str, Any]] = []
-        for row in self.table_rows:
-            for index, system in enumerate(self.systems):
-                record: dict[str, Any] = {
-                    "level": row.level, "category": row.category,
-                    "phenomenon": row.phenomenon, "system": system,
-                    "passes": int(row.passes[index]), "items": row.items,
-                    "located": row.located, "accuracy": float(row.accuracy[index]),
-                    "first_cluster": bool(row.first_cluster[index]),
-                    "p_value": float(row.p_value[index]), "lower": float(row.lower[index]),
-                    "upper": float(row.upper[index]), "ci_low": float(row.ci_low[index]),
-                    "ci_high": float(row.ci_high[index])}
-                if row.cluster is not None and row.rank_best is not None \
-                        and row.rank_worst is not None:
-                    record.update(cluster=int(row.cluster[index]),
-                                  rank_best=int(row.rank_best[index]),
-                                  rank_worst=int(row.rank_worst[index]))
-                records.append(record)
-        return pd.DataFrame(records)
+        return pd.DataFrame([{"level": row.level, "category": row.category,
+                              "phenomenon": row.phenomenon, "system": system, "items": row.items,
+                              "located": row.located, **values}
+                             for row in self.table_rows
+                             for system, values in zip(self.systems, row.values(), strict=True)])
 
     def rows(self, level: str) -> pd.DataFrame:
         """The rows of one level as a wide table: accuracy per system (columns, best first)."""

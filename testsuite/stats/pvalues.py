@@ -30,6 +30,8 @@ from typing import NamedTuple
 import numpy as np
 import numpy.typing as npt
 
+from .. import values
+
 #: Significance level of the published evaluation: one-tailed, 95 % confidence.
 DEFAULT_ALPHA = 0.05
 #: Bootstrap resamples. With 10,000 the Monte Carlo standard error of a p-value near 0.05 is
@@ -256,8 +258,7 @@ def bootstrap_pvalues(passed: npt.ArrayLike, groups: npt.ArrayLike | None = None
     Raises:
         ValueError: Invalid outcomes or labels, or fewer than one resample.
     """
-    if int(resamples) != resamples or resamples < 1:
-        raise ValueError("resamples must be a whole number of at least 1")
+    resamples = values.count(resamples, "resamples", minimum=1)
     p = _binary(passed).astype(np.float64)
     n_items, n_systems = p.shape
     if n_items == 0:
