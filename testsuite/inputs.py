@@ -23,6 +23,7 @@ from .outputs.readers import discover, read_aligned, read_ids, read_tsv, read_wm
 
 if TYPE_CHECKING:
     from .evaluate import Evaluation
+    from .matching import RegexCache
 
 
 @dataclass(frozen=True)
@@ -63,13 +64,16 @@ class InputSpec:
 
 
 def load_evaluation(spec: InputSpec, progress: Callable[[int], None] | None = None,
-                    total: Callable[[int], None] | None = None) -> tuple[Suite, Evaluation]:
+                    total: Callable[[int], None] | None = None,
+                    regex_cache: RegexCache | None = None) -> tuple[Suite, Evaluation]:
     """Load the suite and the outputs a spec names, and judge every output.
 
     Args:
         spec: What to evaluate.
         progress: Called with the number of outputs judged since the last call.
         total: Called once with the number of outputs to judge, before judging.
+        regex_cache: Compiled patterns to judge with (default: the persistent cache); pass
+            one to reuse it afterwards (the HTML report highlights matches with it).
 
     Returns:
         The suite and the evaluation.
@@ -103,7 +107,7 @@ def load_evaluation(spec: InputSpec, progress: Callable[[int], None] | None = No
     if total is not None:
         total(sum(len(s.outputs) for s in systems))
     evaluation = evaluate(suite, systems, timeout=spec.timeout, located=located,
-                          progress=progress, normalise=normalise)
+                          progress=progress, normalise=normalise, regex_cache=regex_cache)
     return suite, evaluation
 
 

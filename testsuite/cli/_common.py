@@ -395,7 +395,7 @@ def with_scoring(command: F) -> F:
         ("resamples", ResamplesOption, 10_000)), build)
 
 
-def _evaluate(inputs: Any, quiet: bool) -> Any:
+def _evaluate(inputs: Any, quiet: bool, regex_cache: Any = None) -> Any:
     """Load and judge what `inputs` (an `InputSpec`) names, with a progress bar on stderr."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
@@ -406,4 +406,5 @@ def _evaluate(inputs: Any, quiet: bool) -> Any:
                   transient=True) as bar:
         task = bar.add_task("evaluating", total=None)
         return load_evaluation(inputs, progress=lambda n: bar.advance(task, n),
-                               total=lambda n: bar.update(task, total=n))
+                               total=lambda n: bar.update(task, total=n),
+                               regex_cache=regex_cache)

@@ -181,11 +181,13 @@ def report(
 ) -> None:
     """Write an offline HTML report: tables, heatmap, charts and every output, filterable."""
     from ..files import write_text
+    from ..matching import RegexCache
     from ..reports.html import html_report
 
-    suite, evaluation = _evaluate(inputs, quiet)
+    cache = RegexCache.persistent()  # judging and the page's highlighted matches share it
+    suite, evaluation = _evaluate(inputs, quiet, cache)
     write_text(html, html_report(_scores(suite, evaluation, scoring), evaluation, suite,
-                                 title=title))
+                                 title=title, cache=cache))
     _console().print(f"wrote the report to {_escape(str(html))}")
 
 
