@@ -18,7 +18,7 @@ from typing import Any
 import regex
 
 from .files import write_bytes
-from .model import Outcome, Rule
+from .model import DISAGREEMENT, Outcome, Rule, standing_verdicts
 
 #: Default per-match time limit in seconds. Real rules match in microseconds; a pattern that
 #: needs more than this is almost certainly backtracking catastrophically.
@@ -39,6 +39,7 @@ REASON_NO_MATCH = "no-match"
 REASON_INVALID = "invalid-regex"
 REASON_TIMEOUT = "regex-timeout"
 REASON_NO_RULE = "no-rule"
+REASON_DISAGREEMENT = DISAGREEMENT  # annotators' verdicts on the output contradict
 
 
 class RegexCache:
@@ -175,8 +176,8 @@ class CompiledRule:
         # SPEC step 4: tokens are stripped, and empty ones never match.
         self._pos_tokens = tuple(t.strip() for t in rule.positive_tokens if t.strip())
         self._neg_tokens = tuple(t.strip() for t in rule.negative_tokens if t.strip())
-        # Later verdicts on the same output override earlier ones.
-        self._verdicts = {v.output.strip(): v.verdict for v in rule.verdicts}
+        # Each annotator's latest verdict; contradicting annotators are a disagreement.
+        self._verdicts = standing_verdicts(rule.verdicts)
 
     def judge(self, output: str) -> Judgement:
         """Judge one output (one line, trailing newline already removed)."""
@@ -186,6 +187,8 @@ class CompiledRule:
             return Judgement(Outcome.MISSING, REASON_MISSING)
         # 2. Manual verdict on exactly this output.
         verdict = self._verdicts.get(stripped)
+        if verdict == DISAGREEMENT:  # never settled silently: a person decides
+            return Judgement(Outcome.WARNING, REASON_DISAGREEMENT)
         if verdict is not None:
             return Judgement(Outcome(verdict), REASON_VERDICT)
         if self._broken:

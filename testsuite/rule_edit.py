@@ -22,7 +22,7 @@ from .errors import Problem, TestsuiteError
 from .files import lock, read_text, write_text
 from .matching import regex_error
 from .model import Suite
-from .verdicts import VERDICTS_FILE
+from .verdicts.store import VERDICTS_FILE
 from .yamlio import parse_yaml, strip_lines
 
 RegexField = Literal["positive_regex", "negative_regex"]
