@@ -238,11 +238,17 @@ def test_undo_removes_the_decision_and_returns_to_its_entry(project: Path) -> No
     assert outcome(project, "Online-A", "idiom-02") == ("warning", "no-match")
 
 
-def test_undo_after_the_queue_was_recomputed(project: Path) -> None:
+def test_undo_takes_back_rule_edits_and_decisions_last_first(project: Path) -> None:
+    rules = project / "rules" / "en-de" / "mwe.yaml"
+
     async def scenario(app: TriageApp, pilot: object) -> None:
         await pilot.press("p", "j", "e", *"|erzählt", "enter")  # type: ignore[attr-defined]
         assert queue(app) == [BOHNEN, NICHT]  # recomputed: the decided entry is gone
-        await pilot.press("u")  # type: ignore[attr-defined]
+        await pilot.press("u")  # type: ignore[attr-defined]  # the rule edit first
+        assert rules.read_text(encoding="utf-8") == MWE_RULES  # byte for byte
+        assert ERZAEHLT in queue(app)
+        assert len(verdicts(project)) == 1
+        await pilot.press("u")  # type: ignore[attr-defined]  # then the decision
         assert verdicts(project) == []
         assert current(app) == KLACKS  # back in the queue, on screen
 
@@ -411,6 +417,9 @@ def test_run_triage_returns_the_number_of_decisions(project: Path,
     def run_headless(app: TriageApp, **_: object) -> int | None:
         async def scenario() -> None:
             async with app.run_test() as pilot:
+                assert app.query_one("#loading").display  # loading in a thread
+                while app.session is None:
+                    await pilot.pause(0.05)
                 await pilot.press("p", "f", "u", "p", "ctrl+c")
 
         asyncio.run(scenario())

@@ -47,7 +47,9 @@ class TriageOptions:
 def run_triage(options: TriageOptions) -> int:
     """Load the suite and outputs, run the triage app until the annotator quits.
 
-    Problems with the inputs are raised (as `TestsuiteError`) before the screen opens.
+    The app opens at once with a loading indicator while the suite and outputs are read
+    and judged (a few seconds on a full WMT campaign). A problem with the inputs closes it
+    and is raised (as `TestsuiteError`).
 
     Returns:
         The number of decisions saved in this session (undone ones not counted).
@@ -55,6 +57,8 @@ def run_triage(options: TriageOptions) -> int:
     from .app import TriageApp
     from .session import TriageSession
 
-    session = TriageSession.load(options)
-    TriageApp(session).run()
-    return session.saved
+    app = TriageApp(loader=lambda say: TriageSession.load(options, say))
+    app.run()
+    if app.error is not None:
+        raise app.error
+    return app.session.saved if app.session is not None else 0

@@ -1,38 +1,60 @@
 """The state of a triage session, without a screen: queue, decisions, undo, rule edits.
 
 The app (`testsuite.tui.app`) only draws this state and maps keys to its methods, so every
-behaviour here is testable without a terminal. Decisions are written at once through
-`testsuite.triage.decide` (locked, atomic) and mirrored in the in-memory suite, so that the
-outcomes shown, the regex preview and a refreshed queue all see them without reloading.
+behaviour here is testable without a terminal. Decisions are written at once (locked,
+atomic) and mirrored in the in-memory suite.
 
-The queue is the list of pending warnings computed when the session starts (and again after
-a rule edit or a filter change). A decided entry stays in its place, marked, so that the
-annotator can step back to it; it is gone from the next computed queue, as it is from the
-queue of the next session.
+**Shared state.** Several annotators may work on one suite folder at once. `sync` (called
+every second by the app) notices, by modification time and size, every verdicts file and
+rules file that changed on disk — another session's decisions or rule edits, or our own —
+re-reads just that file, re-judges the items it concerns and recomputes the queue. Each
+session also leaves a small *presence* file saying which output it is on, so that the
+others can mark it. Contradicting verdicts are kept as a disagreement (see
+`testsuite.model.standing_verdicts`), and a rule edit checks under the lock that the rule is
+still as the editor saw it (`testsuite.rule_edit.StaleRule`).
+
+**Undo** takes back this annotator's own last action only — a decision, a batch (as one) or
+a rule edit (only while the rules file is as the edit left it).
+
+**Notes** are saved when typed: on a decided output into its verdict, otherwise in a drafts
+file beside the verdicts (``.testsuite/notes-<annotator>.yaml``) until the output is decided.
 """
 
 from __future__ import annotations
 
+import contextlib
+import json
+import os
+import time
 from collections import Counter
-from dataclasses import dataclass, replace
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..errors import TestsuiteError
-from ..matching import CompiledRule, Judgement, RegexCache
-from ..model import Rule, Suite, Verdict
-from ..rule_edit import RegexField, set_item_regex
-from ..triage import Pending, decide, pending_warnings
-from ..verdicts import record, remove
+from ..files import LOCK_FOLDER, write_text
+from ..matching import CompiledRule, RegexCache
+from ..model import DISAGREEMENT, Rule, Suite, Verdict
+from ..rule_edit import Edit, RegexField, set_item_regex, undo_edit, view_of, with_regex
+from ..verdicts.batch import Batch, apply, select
+from ..verdicts.batch import undo as undo_batch
+from ..verdicts.queue import Pending, Row, pending_rows, verdicts_path
+from ..verdicts.store import VERDICTS_FILE, record, remove, set_note
+from ..verdicts.suggest import Suggestion, suggest
+from ..yamlio import dump_yaml, load_yaml, strip_lines
 from .filters import Filters
 
 if TYPE_CHECKING:
-    from ..evaluate import Evaluation
     from ..outputs.model import Located, SystemOutputs
     from . import TriageOptions
 
 #: An output to decide: (pair, item id, stripped output).
 Key = tuple[str, str, str]
+#: Seconds after which another session's presence is considered gone (killed, closed lid).
+PRESENCE_TIMEOUT = 90.0
+#: A rule edit that changes more outcomes than this asks for confirmation.
+CONFIRM_CHANGES = 10
 
 
 @dataclass
@@ -50,6 +72,29 @@ class Decision:
     path: Path
     verdict: Verdict
     previous: Decision | None = None
+
+
+@dataclass
+class BatchDone:
+    """A batch recorded in this session: its verdicts are undone as one."""
+
+    batch: Batch
+    recorded: list[tuple[Path, str, Verdict]]
+
+
+@dataclass
+class RuleEdit:
+    """A rule edit saved in this session (undone by restoring the file)."""
+
+    pair: str
+    item: str
+    field: RegexField
+    old: str
+    new: str
+    edit: Edit
+
+
+Action = Decision | BatchDone | RuleEdit
 
 
 @dataclass(frozen=True)
@@ -81,11 +126,16 @@ class SystemOutcome:
     reason: str
 
 
-def with_regex(rule: Rule, field_name: RegexField, pattern: str) -> Rule:
-    """A copy of `rule` with `pattern` as its positive or negative regex."""
-    if field_name == "positive_regex":
-        return replace(rule, positive_regex=pattern)
-    return replace(rule, negative_regex=pattern)
+@dataclass
+class Synced:
+    """What `sync` found changed on disk."""
+
+    verdicts: int = 0
+    rules: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+    def __bool__(self) -> bool:
+        return bool(self.verdicts or self.rules or self.problems)
 
 
 def key_of(entry: Pending) -> Key:
@@ -93,12 +143,20 @@ def key_of(entry: Pending) -> Key:
     return (entry.pair, entry.item, entry.output)
 
 
+def _signature(path: Path) -> tuple[int, int] | None:
+    try:
+        status = path.stat()
+    except OSError:
+        return None
+    return (status.st_mtime_ns, status.st_size)
+
+
 class TriageSession:
     """Pending warnings of an evaluation and what an annotator does about them.
 
     Args:
         suite: The suite, with the rules and verdicts as loaded; the session keeps it in
-            step with what it writes.
+            step with what it and others write.
         systems: Every system's outputs.
         located: Where WMT inputs were located (passed on to `evaluate`).
         annotator: Name stored with each decision.
@@ -109,14 +167,17 @@ class TriageSession:
     Attributes:
         entries: The queue.
         position: Index of the entry on screen.
-        history: This session's decisions, oldest first (undo pops the last).
+        history: This annotator's actions in this session, oldest first (undo pops the last).
         decided: The decision standing on each output decided in this session.
-        notes: Notes waiting for the next decision of an output.
+        notes: Notes typed on outputs not decided yet (also kept in the drafts file).
     """
 
     def __init__(self, suite: Suite, systems: list[SystemOutputs],
                  located: dict[str, Located], annotator: str, filters: Filters | None = None,
                  order: str = "impact", cache: RegexCache | None = None) -> None:
+        from ..evaluate import evaluate
+        from ..verdicts.queue import evaluation_rows
+
         self.suite = suite
         self.systems = systems
         self.located = located
@@ -124,27 +185,46 @@ class TriageSession:
         self.filters = filters or Filters()
         self.order = order
         self.cache = cache if cache is not None else RegexCache.persistent()
-        self.evaluation: Evaluation | None = None
+        self.why_cache = RegexCache()  # prefixes of patterns: never saved to the cache file
         self.entries: list[Pending] = []
         self.position = 0
-        self.history: list[Decision] = []
+        self.history: list[Action] = []
         self.decided: dict[Key, Decision] = {}
         self.notes: dict[Key, str] = {}
+        self.others: dict[tuple[str, str], list[str]] = {}  # (pair, item) → annotators on it
         self._seen: dict[Key, str] = {}  # every output pending in this session → category
         self._open: set[Key] = set()  # outputs pending now, all filters off
+        evaluation = evaluate(suite, systems, located=located, regex_cache=self.cache)
+        self.kept = set(evaluation.systems)
+        self.n_systems = dict(Counter(s.pair for s in systems if s.system in self.kept))
+        self.rows: dict[tuple[str, str], list[Row]] = {}
+        for row in evaluation_rows(evaluation):
+            self.rows.setdefault((row[0], row[1]), []).append(row)
+        self._watch_setup()
+        self._load_drafts()
 
     @classmethod
-    def load(cls, options: TriageOptions) -> TriageSession:
-        """Load the suite and outputs as `testsuite evaluate` does, and compute the queue."""
+    def load(cls, options: TriageOptions,
+             progress: Callable[[str], None] | None = None) -> TriageSession:
+        """Load the suite and outputs as `testsuite evaluate` does, and compute the queue.
+
+        Args:
+            options: What to triage.
+            progress: Told what is being done (for the loading screen).
+        """
         from ..inputs import load_outputs
         from ..loader import load_suite
 
+        say = progress or (lambda _: None)
         if options.order not in ("impact", "suite"):
             raise TestsuiteError(f"order must be 'impact' or 'suite', not {options.order!r}")
+        say("reading the suite and rules")
         suite = load_suite(options.suite_paths)
+        say("reading the system outputs")
         systems, located = load_outputs(suite, options.outputs, pair=options.pair,
                                         source=options.source, ids=options.ids,
                                         encoding=options.encoding)
+        say("judging every output")
         session = cls(suite, systems, located, options.annotator,
                       Filters(options.categories, options.phenomena, options.systems),
                       options.order)
@@ -155,7 +235,8 @@ class TriageSession:
     @property
     def saved(self) -> int:
         """Outputs that have a verdict from this session (undone ones not counted)."""
-        return len(self.decided)
+        return len(self.decided) + sum(len(a.recorded) for a in self.history
+                                       if isinstance(a, BatchDone))
 
     # --- the queue --------------------------------------------------------------------------
 
@@ -168,26 +249,39 @@ class TriageSession:
         """Whether `entry` has a verdict from this session."""
         return key_of(entry) in self.decided
 
+    def rejudge(self, keys: set[tuple[str, str]]) -> None:
+        """Judge every output of these items again with their current rules."""
+        by_key: dict[tuple[str, str], list[Row]] = {key: [] for key in keys}
+        compiled = {key: CompiledRule(self.suite.rules.get(key), self.cache) for key in keys}
+        for system in self.systems:
+            if system.system not in self.kept:
+                continue
+            for key in keys:
+                if key[0] != system.pair or key[1] not in system.outputs:
+                    continue
+                output = system.outputs[key[1]]
+                judged = compiled[key].judge(output)
+                by_key[key].append((key[0], key[1], system.system, output,
+                                    judged.outcome.value, judged.reason))
+        self.rows.update(by_key)
+
     def refresh(self, keep: Key | None = None) -> None:
-        """Re-judge every output with the current rules and recompute the queue.
+        """Recompute the queue from the judged outputs.
 
         Args:
             keep: Stay on this entry if it is still pending; else go to another pending
                 output of its item (a rule edit resolved this one: the annotator is still
                 on that item); else stay at the same place in the queue.
         """
-        from ..evaluate import evaluate
-
-        self.evaluation = evaluate(self.suite, self.systems, located=self.located,
-                                   regex_cache=self.cache)
-        everything = pending_warnings(self.evaluation, self.suite, order=self.order)
+        rows = [row for rows in self.rows.values() for row in rows]
+        everything = pending_rows(rows, self.suite, self.n_systems, order=self.order)
         self._open = {key_of(p) for p in everything}
         for entry in everything:
             self._seen.setdefault(key_of(entry), entry.category)
         f = self.filters
-        self.entries = pending_warnings(self.evaluation, self.suite, categories=f.categories,
-                                        phenomena=f.phenomena, systems=f.systems,
-                                        order=self.order)
+        self.entries = pending_rows(rows, self.suite, self.n_systems, categories=f.categories,
+                                    phenomena=f.phenomena, systems=f.systems,
+                                    order=self.order)
         keys = [key_of(p) for p in self.entries]
         same_item = [i for i, k in enumerate(keys) if keep is not None and k[:2] == keep[:2]]
         if keep is not None and keep in keys:
@@ -196,6 +290,41 @@ class TriageSession:
             self.position = same_item[0]
         else:
             self.position = min(self.position, max(len(self.entries) - 1, 0))
+
+    def _update(self, keys: set[tuple[str, str]]) -> None:
+        """Re-judge these items and update the queue in place.
+
+        The queue keeps its order: entries still pending stay where they are (with their
+        reason and impact updated), entries decided in this session stay marked, entries
+        resolved elsewhere (another annotator, a rule edit) leave, and outputs that became
+        pending (a disagreement, a changed rule) are added at the end.
+        """
+        current = self.current
+        self.rejudge(keys)
+        rows = [row for rows in self.rows.values() for row in rows]
+        everything = pending_rows(rows, self.suite, self.n_systems, order=self.order)
+        self._open = {key_of(p) for p in everything}
+        for entry in everything:
+            self._seen.setdefault(key_of(entry), entry.category)
+        f = self.filters
+        fresh = {key_of(p): p for p in pending_rows(
+            rows, self.suite, self.n_systems, categories=f.categories, phenomena=f.phenomena,
+            systems=f.systems, order=self.order)}
+        entries = []
+        for entry in self.entries:
+            key = key_of(entry)
+            if key in fresh:
+                entries.append(fresh.pop(key))
+            elif key in self.decided:
+                entries.append(entry)
+        entries.extend(fresh.values())
+        old_position = self.position
+        self.entries = entries
+        keys_now = [key_of(e) for e in entries]
+        if current is not None and key_of(current) in keys_now:
+            self.position = keys_now.index(key_of(current))
+        else:
+            self.position = min(old_position, max(len(entries) - 1, 0))
 
     def move(self, step: int) -> None:
         """Go `step` entries forward (negative: back), staying within the queue."""
@@ -210,6 +339,30 @@ class TriageSession:
             if not self.is_decided(self.entries[index]):
                 self.position = index
                 return
+
+    def jump(self, text: str) -> bool:
+        """Go to the first entry of item `text`, else the first whose output or source
+        contains it (case-insensitive), searching from the next entry on.
+
+        Returns:
+            Whether one was found.
+        """
+        wanted = text.strip()
+        if not wanted or not self.entries:
+            return False
+        count = len(self.entries)
+        order = [(self.position + step) % count for step in range(1, count + 1)]
+        for index in order:
+            if self.entries[index].item == wanted:
+                self.position = index
+                return True
+        folded = wanted.casefold()
+        for index in order:
+            entry = self.entries[index]
+            if folded in entry.output.casefold() or folded in entry.source.casefold():
+                self.position = index
+                return True
+        return False
 
     def check_filters(self, filters: Filters) -> None:
         """Refuse filter values that name no category, phenomenon or system.
@@ -239,24 +392,47 @@ class TriageSession:
 
     # --- decisions --------------------------------------------------------------------------
 
-    def set_note(self, text: str) -> None:
-        """Attach a note to the current entry; it is stored with its next pass or fail."""
+    def note(self, entry: Pending) -> str:
+        """The note of `entry`: on this session's verdict, else the draft typed for it."""
+        decision = self.decided.get(key_of(entry))
+        if decision is not None:
+            return decision.verdict.note or ""
+        return self.notes.get(key_of(entry), "")
+
+    def set_note(self, text: str) -> str:
+        """Save a note on the current entry at once.
+
+        On an output decided in this session the note goes into that verdict in the
+        verdicts file; otherwise it is kept in the drafts file and stored with the output's
+        verdict when it is decided.
+
+        Returns:
+            Where it was saved, in words.
+        """
         entry = self.current
         if entry is None:
-            return
-        if text.strip():
-            self.notes[key_of(entry)] = text.strip()
+            return "nowhere (no entry)"
+        key = key_of(entry)
+        text = text.strip()
+        decision = self.decided.get(key)
+        if decision is not None:
+            changed = set_note(decision.path, entry.item, decision.verdict, text or None)
+            self._forget(entry, decision.verdict)
+            self._remember(entry, changed)
+            decision.verdict = changed
+            return f"with the {changed.verdict} in {decision.path}"
+        if text:
+            self.notes[key] = text
         else:
-            self.notes.pop(key_of(entry), None)
-
-    def note(self, entry: Pending) -> str:
-        """The note waiting for `entry`, if any."""
-        return self.notes.get(key_of(entry), "")
+            self.notes.pop(key, None)
+        self._save_drafts(entry.pair, entry.item)
+        return "as a draft, stored with the verdict"
 
     def decide(self, verdict: str) -> Decision | None:
         """Record `verdict` (pass or fail) on the current entry and go to the next open one.
 
-        Deciding an entry again replaces this session's earlier verdict on it.
+        Deciding an entry again replaces this session's earlier verdict on it; deciding an
+        entry in disagreement settles it (the verdict is marked ``settles``).
         """
         entry = self.current
         if entry is None:
@@ -265,32 +441,58 @@ class TriageSession:
         previous = self.decided.get(key)
         if previous is not None:
             self._take_back(previous)
-        path, stored = decide(self.suite, entry.pair, entry.item, entry.output, verdict,
-                              annotator=self.annotator, note=self.notes.get(key))
+        settles = entry.reason == DISAGREEMENT
+        path = verdicts_path(self.suite, entry.pair, entry.item)
+        stored = record(path, entry.pair, entry.item, entry.output, verdict, self.annotator,
+                        self.notes.get(key), settles=settles)
         decision = Decision(entry, path, stored, previous)
         self._remember(entry, stored)
         self.history.append(decision)
         self.decided[key] = decision
         self._open.discard(key)
+        if self.notes.pop(key, None) is not None:
+            self._save_drafts(entry.pair, entry.item)
+        self.rejudge({(entry.pair, entry.item)})
         self.next_open()
         return decision
 
-    def undo(self) -> Decision | None:
-        """Take back the last decision of this session and go back to its entry."""
+    def undo(self) -> Action | None:
+        """Take back this annotator's last action of the session and go back to it.
+
+        Raises:
+            TestsuiteError: if it can no longer be taken back (the file changed meanwhile).
+        """
         if not self.history:
             return None
-        decision = self.history.pop()
+        action = self.history[-1]
+        if isinstance(action, RuleEdit):
+            undo_edit(action.edit)  # refuses if the file changed since
+            self.history.pop()
+            self._sync_rule_file(action.edit.path)
+            self._update({(action.pair, action.item)})
+            return action
+        if isinstance(action, BatchDone):
+            self.history.pop()
+            undo_batch(action.recorded)
+            for _path, item, verdict in action.recorded:
+                self._forget_key(action.batch.pair, item, verdict)
+            self._update({(action.batch.pair, item) for _, item, _ in action.recorded})
+            return action
+        self.history.pop()
+        decision = action
         key = key_of(decision.entry)
         self._take_back(decision)
         if decision.previous is not None:
             old = decision.previous
             record(old.path, old.entry.pair, old.entry.item, old.verdict.output,
-                   old.verdict.verdict, old.verdict.annotator, old.verdict.note, old.verdict.time)
+                   old.verdict.verdict, old.verdict.annotator, old.verdict.note,
+                   old.verdict.time, old.verdict.settles)
             self._remember(old.entry, old.verdict)
             self.decided[key] = old
         else:
             del self.decided[key]
             self._open.add(key)
+        self.rejudge({key[:2]})
         keys = [key_of(p) for p in self.entries]
         if key in keys:
             self.position = keys.index(key)
@@ -300,7 +502,7 @@ class TriageSession:
 
     def _take_back(self, decision: Decision) -> None:
         if not remove(decision.path, decision.entry.item, decision.verdict):
-            raise TestsuiteError(f"the verdict on {decision.entry.item} is no longer in "
+            raise TestsuiteError(f"your verdict on {decision.entry.item} is no longer in "
                                  f"{decision.path} (edited meanwhile?)")
         self._forget(decision.entry, decision.verdict)
 
@@ -311,37 +513,103 @@ class TriageSession:
         rule = self._rule(entry.pair, entry.item)
         self.suite.rules[(entry.pair, entry.item)] = replace(
             rule, verdicts=(*rule.verdicts, verdict))
+        self._file_verdicts_add(entry.pair, entry.item, verdict)
 
     def _forget(self, entry: Pending, verdict: Verdict) -> None:
-        rule = self._rule(entry.pair, entry.item)
+        self._forget_key(entry.pair, entry.item, verdict)
+
+    def _forget_key(self, pair: str, item: str, verdict: Verdict) -> None:
+        rule = self._rule(pair, item)
         kept = list(rule.verdicts)
         if verdict in kept:
             kept.reverse()
             kept.remove(verdict)
             kept.reverse()
-        self.suite.rules[(entry.pair, entry.item)] = replace(rule, verdicts=tuple(kept))
+        self.suite.rules[(pair, item)] = replace(rule, verdicts=tuple(kept))
+        self._file_verdicts_remove(pair, item, verdict)
+
+    # --- batches and suggestions ------------------------------------------------------------
+
+    def batch_preview(self, verdict: str, pattern: str, scope: str, *,
+                      literal: bool = False) -> Batch:
+        """What a batch on the current entry's item (``item``) or phenomenon would decide.
+
+        Only outputs pending now count; outputs decided in this session are left alone.
+        """
+        entry = self.current
+        if entry is None:
+            raise TestsuiteError("no entry: nothing to decide")
+        pending = [e for e in self.all_pending() if not self.is_decided(e)]
+        if scope == "item":
+            return select(pending, verdict, pattern, item=entry.item, literal=literal)
+        return select([e for e in pending if e.pair == entry.pair], verdict, pattern,
+                      phenomenon=entry.phenomenon, literal=literal)
+
+    def all_pending(self) -> list[Pending]:
+        """Every pending output, whatever the filter."""
+        rows = [row for rows in self.rows.values() for row in rows]
+        return pending_rows(rows, self.suite, self.n_systems, order=self.order)
+
+    def apply_batch(self, batch: Batch) -> BatchDone:
+        """Record a batch's verdicts (undo takes them back as one)."""
+        recorded = apply(self.suite, batch, self.annotator)
+        done = BatchDone(batch, recorded)
+        for _path, item, verdict in recorded:
+            rule = self._rule(batch.pair, item)
+            self.suite.rules[(batch.pair, item)] = replace(
+                rule, verdicts=(*rule.verdicts, verdict))
+            self._file_verdicts_add(batch.pair, item, verdict)
+        self.history.append(done)
+        self._update({(batch.pair, item) for _, item, _ in recorded})
+        return done
+
+    def item_outputs(self, pair: str, item: str) -> dict[str, tuple[str, ...]]:
+        """Every distinct output of an item (stripped) → the systems that gave it."""
+        found: dict[str, list[str]] = {}
+        for row in self.rows.get((pair, item), []):
+            if row[3].strip():
+                found.setdefault(row[3].strip(), []).append(row[2])
+        return {output: tuple(systems) for output, systems in found.items()}
+
+    def suggestions(self, entry: Pending | None = None) -> list[Suggestion]:
+        """Rule suggestions for the entry's item learned from its verdicts (best first)."""
+        entry = entry or self.current
+        if entry is None:
+            return []
+        rule = self.suite.rules.get((entry.pair, entry.item))
+        if rule is None or not rule.verdicts or not rule.file:
+            return []
+        return suggest(entry.pair, entry.item, rule,
+                       self.item_outputs(entry.pair, entry.item), self.cache)
+
+    def accept(self, suggestion: Suggestion) -> RuleEdit:
+        """Write a suggestion into the rules file: its pattern and the decided outputs as
+        ``examples:`` (refused if the rule changed on disk since it was computed)."""
+        learned, pattern = suggestion.learned, suggestion.pattern
+        old = pattern[:-len(learned) - 1] if pattern != learned else ""
+        seen = with_regex(suggestion.rule, suggestion.field, old)  # what it was learned on
+        return self._save_rule(suggestion.pair, suggestion.item, suggestion.field,
+                               suggestion.pattern, view_of(seen),
+                               {"pass": list(suggestion.examples_pass),
+                                "fail": list(suggestion.examples_fail)})
 
     # --- what is shown ----------------------------------------------------------------------
 
     def rule_of(self, entry: Pending) -> Rule | None:
-        """The rule of the entry's item as it stands now (with this session's verdicts)."""
+        """The rule of the entry's item as it stands now (with every verdict)."""
         return self.suite.rules.get((entry.pair, entry.item))
+
+    def standing(self, entry: Pending) -> list[Verdict]:
+        """The verdicts in force on the entry's output (several: a disagreement)."""
+        from ..verdicts.conflicts import in_force
+
+        rule = self.rule_of(entry)
+        return in_force(rule.verdicts, entry.output) if rule else []
 
     def outcomes(self, entry: Pending) -> list[SystemOutcome]:
         """Every evaluated system's output for the entry's item, judged now."""
-        compiled = CompiledRule(self.rule_of(entry), self.cache)
-        kept = set(self.evaluation.systems) if self.evaluation is not None else None
-        found = []
-        for system in self.systems:
-            if system.pair != entry.pair or (kept is not None and system.system not in kept):
-                continue
-            output = system.outputs.get(entry.item)
-            if output is None:
-                continue
-            judgement = compiled.judge(output)
-            found.append(SystemOutcome(system.system, output, judgement.outcome.value,
-                                       judgement.reason))
-        return found
+        return [SystemOutcome(row[2], row[3], row[4], row[5])
+                for row in self.rows.get((entry.pair, entry.item), [])]
 
     def progress(self) -> Progress:
         """Resolved (this session) and remaining outputs, all filters off."""
@@ -372,20 +640,241 @@ class TriageSession:
         new = CompiledRule(new_rule, RegexCache())
         changes = []
         for shown in self.outcomes(entry):
-            judged: Judgement = new.judge(shown.output)
+            judged = new.judge(shown.output)
             if judged.outcome.value != shown.outcome:
                 changes.append(Change(shown.system, shown.output, shown.outcome,
                                       judged.outcome.value))
         return changes
 
-    def save_regex(self, entry: Pending, field_name: RegexField, pattern: str) -> Path:
+    def save_regex(self, entry: Pending, field_name: RegexField, pattern: str,
+                   seen: Rule | None) -> RuleEdit:
         """Write the new regex into the item's rules file, re-judge and recompute the queue.
 
-        Returns:
-            The rules file written.
+        Args:
+            entry: The entry whose item's rule is edited.
+            field_name: Which regex.
+            pattern: Its new value.
+            seen: The rule as the editor showed it when it opened; if the file says
+                otherwise now, nothing is written (`StaleRule`, with the diff).
         """
-        path = set_item_regex(self.suite, entry.pair, entry.item, field_name, pattern)
-        rule = self._rule(entry.pair, entry.item)
-        self.suite.rules[(entry.pair, entry.item)] = with_regex(rule, field_name, pattern)
-        self.refresh(keep=key_of(entry))
-        return path
+        return self._save_rule(entry.pair, entry.item, field_name, pattern, view_of(seen),
+                               None)
+
+    def _save_rule(self, pair: str, item: str, field_name: RegexField, pattern: str,
+                   seen: dict[str, object], examples: dict[str, list[str]] | None) -> RuleEdit:
+        self.sync()  # take in what others wrote before comparing
+        old = getattr(self._rule(pair, item), field_name)
+        edit = set_item_regex(self.suite, pair, item, field_name, pattern, expected=seen,
+                              examples=examples)
+        action = RuleEdit(pair, item, field_name, old, pattern, edit)
+        self.history.append(action)
+        self._sync_rule_file(edit.path)
+        current = self.current
+        self._update({(pair, item)})
+        if current is not None and current.item == item:
+            self.refresh(keep=key_of(current))
+        return action
+
+    # --- shared state -----------------------------------------------------------------------
+
+    def _watch_setup(self) -> None:
+        from ..loader import read_verdicts
+
+        self._hand: dict[tuple[str, str], tuple[Verdict, ...]] = {}
+        self._file_verdicts: dict[Path, dict[tuple[str, str], tuple[Verdict, ...]]] = {}
+        self._signatures: dict[Path, tuple[int, int] | None] = {}
+        paths: set[Path] = set()
+        for (pair, item_id) in self.suite.items:
+            with contextlib.suppress(TestsuiteError):
+                paths.add(verdicts_path(self.suite, pair, item_id))
+        for path in paths:
+            found = read_verdicts(path)[0] if path.exists() else {}
+            self._file_verdicts[path] = dict(found)
+            self._signatures[path] = _signature(path)
+        in_files: dict[tuple[str, str], int] = Counter()
+        for found in self._file_verdicts.values():
+            for key, verdicts in found.items():
+                in_files[key] += len(verdicts)
+        for key, rule in self.suite.rules.items():
+            count = in_files.get(key, 0)
+            self._hand[key] = rule.verdicts[:len(rule.verdicts) - count]
+        for rule in self.suite.rules.values():
+            if rule.file and Path(rule.file).name != VERDICTS_FILE:
+                self._signatures.setdefault(Path(rule.file), _signature(Path(rule.file)))
+        self._presence_file: Path | None = None
+        self._presence_written = 0.0
+        self._presence_on: tuple[Path, Key] | None = None
+
+    def _file_verdicts_add(self, pair: str, item: str, verdict: Verdict) -> None:
+        path = verdicts_path(self.suite, pair, item)
+        found = self._file_verdicts.setdefault(path, {})
+        found[(pair, item)] = (*found.get((pair, item), ()), verdict)
+
+    def _file_verdicts_remove(self, pair: str, item: str, verdict: Verdict) -> None:
+        path = verdicts_path(self.suite, pair, item)
+        found = list(self._file_verdicts.get(path, {}).get((pair, item), ()))
+        if verdict in found:
+            found.reverse()
+            found.remove(verdict)
+            found.reverse()
+            self._file_verdicts[path][(pair, item)] = tuple(found)
+
+    def sync(self) -> Synced:
+        """Take in what changed on disk since the last look (others' verdicts, rule edits).
+
+        Returns:
+            What changed; the queue and outcomes are updated.
+        """
+        from ..loader import read_verdicts
+
+        synced = Synced()
+        changed: set[tuple[str, str]] = set()
+        for path, old in list(self._signatures.items()):
+            now = _signature(path)
+            if now == old:
+                continue
+            self._signatures[path] = now
+            if path.name == VERDICTS_FILE:
+                try:
+                    found, problems = read_verdicts(path) if now else ({}, [])
+                except TestsuiteError as exc:  # half-edited by hand: keep what we have
+                    synced.problems.append(str(exc))
+                    continue
+                synced.problems.extend(str(p) for p in problems if p.fatal)
+                before = self._file_verdicts.get(path, {})
+                for key in set(before) | set(found):
+                    if before.get(key, ()) != found.get(key, ()):
+                        changed.add(key)
+                        synced.verdicts += abs(len(found.get(key, ())) - len(before.get(key, ())))
+                        rule = self._rule(*key)
+                        self.suite.rules[key] = replace(
+                            rule, verdicts=(*self._hand.get(key, ()), *found.get(key, ())))
+                self._file_verdicts[path] = dict(found)
+            else:
+                keys = self._sync_rule_file(path, synced)
+                if keys:
+                    changed |= keys
+                    synced.rules.append(str(path))
+        changed &= set(self.suite.items)
+        if changed:
+            self._update(changed)
+        return synced
+
+    def _sync_rule_file(self, path: Path, synced: Synced | None = None) -> set[tuple[str, str]]:
+        """Read one hand-written rules file again; returns the items whose rule changed."""
+        from ..loader import load
+
+        result = load([path])
+        fatal = [p for p in result.problems if p.fatal]
+        if fatal:
+            if synced is not None:
+                synced.problems.extend(str(p) for p in fatal)
+            return set()
+        changed = set()
+        for key, loaded in result.suite.rules.items():
+            item = self.suite.items.get(key)
+            if item is None or item.template:  # template rules merge with the template
+                continue
+            self._hand[key] = loaded.verdicts
+            from_files = tuple(v for found in self._file_verdicts.values()
+                               for v in found.get(key, ()))
+            new = replace(loaded, verdicts=(*loaded.verdicts, *from_files))
+            if new != self.suite.rules.get(key):
+                changed.add(key)
+                self.suite.rules[key] = new
+        return changed
+
+    # --- presence ---------------------------------------------------------------------------
+
+    def presence_folder(self, pair: str, item: str) -> Path:
+        """Where sessions say what they are on: beside the verdicts, in ``.testsuite/``."""
+        return verdicts_path(self.suite, pair, item).parent / LOCK_FOLDER / "presence"
+
+    def announce(self, force: bool = False) -> None:
+        """Say which output this session is on (rewritten when it changes, or every 30 s)."""
+        entry = self.current
+        now = time.time()
+        if entry is None:
+            self.leave()
+            return
+        folder = self.presence_folder(entry.pair, entry.item)
+        path = folder / f"{os.getpid()}.json"
+        on = (path, key_of(entry))
+        if not force and on == self._presence_on and now - self._presence_written < 30:
+            return
+        if self._presence_file is not None and self._presence_file != path:
+            self.leave()
+        text = json.dumps({"annotator": self.annotator, "pair": entry.pair,
+                           "item": entry.item, "output": entry.output, "time": now})
+        with contextlib.suppress(TestsuiteError):
+            _ensure_ignored(folder.parent)
+            write_text(path, text)
+            self._presence_file, self._presence_written, self._presence_on = path, now, on
+
+    def leave(self) -> None:
+        """Remove this session's presence file (on quit)."""
+        if self._presence_file is not None:
+            with contextlib.suppress(OSError):
+                self._presence_file.unlink()
+            self._presence_file = None
+
+    def look_around(self) -> None:
+        """Read which items other sessions are on now (`others`)."""
+        folders = {path.parent / LOCK_FOLDER / "presence" for path in self._file_verdicts}
+        others: dict[tuple[str, str], list[str]] = {}
+        now = time.time()
+        for folder in folders:
+            if not folder.is_dir():
+                continue
+            for path in folder.glob("*.json"):
+                if path == self._presence_file:
+                    continue
+                try:
+                    data = json.loads(path.read_text(encoding="utf-8"))
+                except (OSError, ValueError):
+                    continue
+                if not isinstance(data, dict) or now - float(data.get("time", 0)) \
+                        > PRESENCE_TIMEOUT:
+                    continue
+                key = (str(data.get("pair")), str(data.get("item")))
+                others.setdefault(key, []).append(str(data.get("annotator")))
+        self.others = others
+
+    # --- drafts -----------------------------------------------------------------------------
+
+    def _drafts_path(self, pair: str, item: str) -> Path:
+        name = "".join(c if c.isalnum() or c in "-_." else "_" for c in self.annotator)
+        return verdicts_path(self.suite, pair, item).parent / LOCK_FOLDER / f"notes-{name}.yaml"
+
+    def _load_drafts(self) -> None:
+        seen: set[Path] = set()
+        for (pair, item) in self.suite.items:
+            try:
+                path = self._drafts_path(pair, item)
+            except TestsuiteError:
+                continue
+            if path in seen or not path.exists():
+                seen.add(path)
+                continue
+            seen.add(path)
+            with contextlib.suppress(TestsuiteError):
+                data = strip_lines(load_yaml(path)) or {}
+                for entry in data.get("notes", []) if isinstance(data, dict) else []:
+                    if isinstance(entry, dict) and {"pair", "item", "output", "note"} <= set(entry):
+                        self.notes[(str(entry["pair"]), str(entry["item"]),
+                                    str(entry["output"]))] = str(entry["note"])
+
+    def _save_drafts(self, pair: str, item: str) -> None:
+        path = self._drafts_path(pair, item)
+        entries = [{"pair": p, "item": i, "output": o, "note": n}
+                   for (p, i, o), n in self.notes.items()
+                   if self._drafts_path(p, i) == path]
+        _ensure_ignored(path.parent)
+        write_text(path, dump_yaml({"notes": entries}))
+
+
+def _ensure_ignored(folder: Path) -> None:
+    """Give the ``.testsuite/`` folder the ``.gitignore`` that `files.lock` gives it."""
+    ignore = folder / ".gitignore"
+    if not ignore.exists():
+        write_text(ignore, "# locks of testsuite; never commit them\n*\n")

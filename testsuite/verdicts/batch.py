@@ -124,7 +124,7 @@ def apply(suite: Suite, batch: Batch, annotator: str | None = None,
         path = verdicts_path(suite, batch.pair, item_id)
         by_file.setdefault(path, []).append(
             (item_id, make_verdict(decided.output, batch.verdict, annotator, note)))
-    done = []
+    done: list[tuple[Path, str, Verdict]] = []
     for path, decisions in by_file.items():
         record_many(path, batch.pair, decisions)
         done.extend((path, item_id, verdict) for item_id, verdict in decisions)

@@ -89,7 +89,7 @@ def pending_warnings(evaluation: Evaluation, suite: Suite, *,
         systems: Only outputs of these systems.
         order: ``impact`` (default) or ``suite``.
     """
-    n_systems = {pair: group["system"].nunique()
+    n_systems = {str(pair): int(group["system"].nunique())
                  for pair, group in evaluation.results.groupby("pair", observed=True)}
     return pending_rows(evaluation_rows(evaluation), suite, n_systems, categories=categories,
                         phenomena=phenomena, systems=systems, order=order)

@@ -31,7 +31,7 @@ import regex
 
 from ..matching import CompiledRule, RegexCache
 from ..model import DISAGREEMENT, Rule, standing_verdicts
-from ..rule_edit import RegexField
+from ..rule_edit import RegexField, with_regex
 
 #: Longest n-gram (in words and punctuation marks) considered.
 MAX_WORDS = 6
@@ -149,8 +149,9 @@ def suggest(pair: str, item: str, rule: Rule | None, outputs: Mapping[str, Seque
     if not pending or not decided:
         return []
     found: dict[tuple[str, str], Suggestion] = {}
-    for field, side, other in (("positive_regex", passed, failed),
-                               ("negative_regex", failed, passed)):
+    sides: tuple[tuple[RegexField, list[str], list[str]], ...] = (
+        ("positive_regex", passed, failed), ("negative_regex", failed, passed))
+    for field, side, other in sides:
         if not side:
             continue
         # Phrases of the decided output most systems gave, shared by every output decided
@@ -191,7 +192,7 @@ def _candidate(pair: str, item: str, base: Rule, field: RegexField, learned: str
                cache: RegexCache) -> Suggestion | None:
     old = getattr(base, field)
     pattern = f"{old}|{learned}" if old else learned
-    rule = replace(base, **{field: pattern})
+    rule = with_regex(base, field, pattern)
     judge_new = CompiledRule(replace(rule, verdicts=()), cache)
     examples: dict[str, list[str]] = {"pass": [], "fail": []}
     for output, verdict in decided.items():
