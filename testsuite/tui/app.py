@@ -150,6 +150,7 @@ class TriageApp(App[int]):
         self.query_one("#loading-box").display = False
         self.query_one("#main").display = True
         self.sub_title = f"annotator: {self.session.annotator}"
+        self.refresh_bindings()  # the footer now offers every key
         self.show()
         self.set_interval(1.0, self.watch_files)
 

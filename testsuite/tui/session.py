@@ -17,7 +17,9 @@ still as the editor saw it (`testsuite.rule_edit.StaleRule`).
 a rule edit (only while the rules file is as the edit left it).
 
 **Notes** are saved when typed: on a decided output into its verdict, otherwise in a drafts
-file beside the verdicts (``.testsuite/notes-<annotator>.yaml``) until the output is decided.
+file beside the verdicts (``.testsuite/notes-<annotator>.json``: JSON, so that the loader,
+which reads every YAML file of a rules folder, never takes it for a rules file) until the
+output is decided.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..errors import TestsuiteError
-from ..files import LOCK_FOLDER, write_text
+from ..files import LOCK_FOLDER, read_json, write_text
 from ..matching import CompiledRule, RegexCache
 from ..model import DISAGREEMENT, Rule, Suite, Verdict
 from ..rule_edit import Edit, RegexField, set_item_regex, undo_edit, view_of, with_regex
@@ -42,7 +44,6 @@ from ..verdicts.batch import undo as undo_batch
 from ..verdicts.queue import Pending, Row, pending_rows, verdicts_path
 from ..verdicts.store import VERDICTS_FILE, record, remove, set_note
 from ..verdicts.suggest import Suggestion, suggest
-from ..yamlio import dump_yaml, load_yaml, strip_lines
 from .filters import Filters
 
 if TYPE_CHECKING:
@@ -844,7 +845,7 @@ class TriageSession:
 
     def _drafts_path(self, pair: str, item: str) -> Path:
         name = "".join(c if c.isalnum() or c in "-_." else "_" for c in self.annotator)
-        return verdicts_path(self.suite, pair, item).parent / LOCK_FOLDER / f"notes-{name}.yaml"
+        return verdicts_path(self.suite, pair, item).parent / LOCK_FOLDER / f"notes-{name}.json"
 
     def _load_drafts(self) -> None:
         seen: set[Path] = set()
@@ -858,7 +859,7 @@ class TriageSession:
                 continue
             seen.add(path)
             with contextlib.suppress(TestsuiteError):
-                data = strip_lines(load_yaml(path)) or {}
+                data = read_json(path) or {}
                 for entry in data.get("notes", []) if isinstance(data, dict) else []:
                     if isinstance(entry, dict) and {"pair", "item", "output", "note"} <= set(entry):
                         self.notes[(str(entry["pair"]), str(entry["item"]),
@@ -870,7 +871,7 @@ class TriageSession:
                    for (p, i, o), n in self.notes.items()
                    if self._drafts_path(p, i) == path]
         _ensure_ignored(path.parent)
-        write_text(path, dump_yaml({"notes": entries}))
+        write_text(path, json.dumps({"notes": entries}, ensure_ascii=False, indent=1))
 
 
 def _ensure_ignored(folder: Path) -> None:
