@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..errors import Problem, TestsuiteError
-from ..matching import REASON_VERDICT, CompiledRule, RegexCache
+from ..matching import CompiledRule, RegexCache
 from ..model import DISAGREEMENT, Rule, Suite, Verdict, standing_verdicts
 from .store import make_verdict, verdict_file
 
@@ -101,6 +101,7 @@ class Change:
     old: str
     new: str
     reason: str  # why it had the old outcome (``positive-regex``, ``no-match``, …)
+    by_rule: str | None = None  # what the rule alone decides (pass/fail), if it decides
 
 
 @dataclass
@@ -124,6 +125,7 @@ class Impact:
     produced_by: list[str] | None = None
     contradicts: list[Verdict] = field(default_factory=list)
     overrides_rule: bool = False
+    rule_reason: str = ""
 
     def summary(self) -> str:
         """One line: how many outcomes change and which a rule had decided."""
@@ -131,12 +133,13 @@ class Impact:
         if self.produced_by is None:
             return f"the output was {old} ({reason}); with this verdict it is {self.after}"
         moved = self.changes
-        ruled = [c for c in moved if c.reason not in ("no-match", REASON_VERDICT)
-                 and c.old in ("pass", "fail")]
+        ruled = [c for c in moved if c.by_rule is not None and c.by_rule != self.after
+                 and self.after in ("pass", "fail")]
         text = (f"changes {len(moved)} outcome{'s' if len(moved) != 1 else ''}"
                 + (f" ({', '.join(c.system for c in moved)})" if moved else ""))
         if ruled:
-            text += f"; {len(ruled)} of them decided by the rule ({reason}: {old} → {self.after})"
+            text += (f"; {len(ruled)} of them the rule decides {ruled[0].by_rule} "
+                     f"({self.rule_reason}), overridden")
         return text
 
 
@@ -176,9 +179,13 @@ def check_verdict(suite: Suite, pair: str, item_id: str, output: str, verdict: s
     cache = RegexCache.persistent()
     now_rule = CompiledRule(rule, cache)
     before = now_rule.judge(stored.output)
+    # What the rule alone decides, verdicts aside: a verdict may never override it silently.
+    bare = CompiledRule(replace(rule, verdicts=()) if rule else None, cache).judge(stored.output)
     with_it = replace(rule or Rule(item_id), verdicts=(*(rule.verdicts if rule else ()), stored))
     after = CompiledRule(with_it, cache).judge(stored.output)
-    impact = Impact(stored, (before.outcome.value, before.reason), after.outcome.value)
+    impact = Impact(stored, (before.outcome.value, before.reason), after.outcome.value,
+                    rule_reason=bare.reason)
+    by_rule = bare.outcome.value if bare.outcome.value in ("pass", "fail") else None
     where = Problem("", item.file, item.line, item_id)
     if systems is not None:
         produced = [s for s in systems if s.pair == pair and item_id in s.outputs]
@@ -195,13 +202,12 @@ def check_verdict(suite: Suite, pair: str, item_id: str, output: str, verdict: s
             old = now_rule.judge(text)
             if text.strip() == stored.output and old.outcome.value != after.outcome.value:
                 impact.changes.append(Change(system.system, old.outcome.value,
-                                             after.outcome.value, old.reason))
-    ruled = before.outcome.value in ("pass", "fail") and before.reason != REASON_VERDICT
-    impact.overrides_rule = ruled and before.outcome.value != verdict
+                                             after.outcome.value, old.reason, by_rule))
+    impact.overrides_rule = by_rule is not None and by_rule != verdict
     if impact.overrides_rule and not force:
-        count = len(impact.changes) if impact.produced_by is not None else None
+        count = len(impact.produced_by) if impact.produced_by is not None else None
         raise TestsuiteError(replace(where, message=(
-            f"the rule already decides this output {before.outcome.value} ({before.reason})"
+            f"the rule decides this output {by_rule} ({bare.reason})"
             + (f" for {count} system{'s' if count != 1 else ''}" if count else "")
             + f"; a {verdict} verdict would override it. --force records it anyway "
             "(or correct the rule)")))
