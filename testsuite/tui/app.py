@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 from rich.text import Text
-from textual import work
+from textual import events, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
@@ -74,7 +74,8 @@ class TriageApp(App[int]):
         Binding("e", "edit('positive_regex')", "+regex", show=False),
         Binding("E", "edit('negative_regex')", "−regex", show=False),
         Binding("slash", "filter", "filter", show=False),
-        Binding("tab", "panel", "panel", show=False),
+        # Priority: the screen's own tab moves the focus, and no panel takes the focus here.
+        Binding("tab", "panel", "panel", show=False, priority=True),
         Binding("up", "scroll(-1)", show=False),
         Binding("down", "scroll(1)", show=False),
         Binding("pageup", "scroll(-10)", show=False),
@@ -296,7 +297,9 @@ class TriageApp(App[int]):
         self.show()
 
     def action_panel(self) -> None:
-        """Choose the next panel for ↑/↓/PgUp/PgDn."""
+        """Choose the next panel for ↑/↓/PgUp/PgDn (in a dialog: nothing)."""
+        if isinstance(self.screen, ModalScreen):
+            return
         self.panel = PANELS[(PANELS.index(self.panel) + 1) % len(PANELS)]
         self.mark_panel()
 
@@ -327,8 +330,25 @@ class TriageApp(App[int]):
         self.show()
 
     def prompt(self, screen: ModalScreen[Any], done: Callable[[Any], None]) -> None:
-        """Open a dialog (keys typed before its input has focus still reach it)."""
+        """Open a dialog (keys typed before it is ready still reach it, see `on_event`)."""
         self.push_screen(screen, done)
+
+    async def on_event(self, event: events.Event) -> None:
+        """Keep the keys typed while a dialog is being opened, for its input.
+
+        Keys typed right after the one that opens a dialog were already on their way to
+        the main screen; they come back here (forwarded, unhandled) once the dialog is the
+        active screen, before its input is ready.
+        """
+        from .screens import TypeAhead
+
+        screen = self.screen if self._screen_stack else None
+        if isinstance(event, events.Key) and isinstance(screen, TypeAhead) \
+                and not screen.ready \
+                and (event.key == "enter" or event.character is not None and event.is_printable):
+            screen.pending.append("\n" if event.key == "enter" else str(event.character))
+            return
+        await super().on_event(event)
 
     def action_note(self) -> None:
         """Ask for a note; it is saved as soon as it is entered."""

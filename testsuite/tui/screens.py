@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import cast
 
 from rich.text import Text
-from textual import events, on
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -30,20 +30,37 @@ Validator = Callable[[str], str | None]
 
 
 class TypeAhead:
-    """Keys typed while the dialog's input has no focus yet go into that input."""
+    """Keys typed before the dialog is ready go into its input, in order.
+
+    Textual delivers keys typed right after the key that opened a dialog before the dialog's
+    input is mounted and focused, and the input drops them (or its initial value overwrites
+    them). The app keeps such keys in `pending` (see `TriageApp.on_event`) until the
+    dialog is ready; then they are typed into the input.
+    """
 
     input_id = ""
+    ready = False
 
-    def on_key(self, event: events.Key) -> None:
-        """Insert printable keys into the input if something else has the focus."""
+    def __init__(self) -> None:
+        super().__init__()
+        self.pending: list[str] = []
+
+    def on_mount(self) -> None:
+        """Type the pending keys once the input is there."""
+        screen = cast("ModalScreen[object]", self)
+        screen.call_after_refresh(self._release)
+
+    def _release(self) -> None:
         screen = cast("ModalScreen[object]", self)
         field = screen.query_one(f"#{self.input_id}", Input)
-        if screen.focused is not field and event.character \
-                and event.character.isprintable():
-            field.focus()
-            field.insert_text_at_cursor(event.character)
-            event.stop()
-            event.prevent_default()
+        field.focus()
+        self.ready = True
+        pending, self.pending = self.pending, []
+        for character in pending:
+            if character == "\n":  # enter: submit what was typed
+                field.post_message(Input.Submitted(field, field.value))
+                return
+            field.insert_text_at_cursor(character)
 
 
 def _table(table_id: str) -> DataTable[Text]:
@@ -146,6 +163,7 @@ class RegexScreen(TypeAhead, ModalScreen[bool]):
 
     def on_mount(self) -> None:
         """Preview the pattern as it stands (it changes nothing)."""
+        super().on_mount()
         self.update_preview(self.original)
 
     @on(Input.Changed, "#regex-input")
@@ -261,6 +279,7 @@ class BatchScreen(TypeAhead, ModalScreen[object]):
 
     def on_mount(self) -> None:
         """Preview every pending output of the item."""
+        super().on_mount()
         self.update_preview()
 
     @on(Input.Changed, "#batch-input")

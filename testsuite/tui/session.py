@@ -28,6 +28,7 @@ import contextlib
 import json
 import os
 import time
+import uuid
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -439,10 +440,11 @@ class TriageSession:
         if entry is None:
             return None
         key = key_of(entry)
-        previous = self.decided.get(key)
+        settles = entry.reason == DISAGREEMENT
+        # Deciding again replaces one's own verdict; settling keeps every verdict given.
+        previous = None if settles else self.decided.get(key)
         if previous is not None:
             self._take_back(previous)
-        settles = entry.reason == DISAGREEMENT
         path = verdicts_path(self.suite, entry.pair, entry.item)
         stored = record(path, entry.pair, entry.item, entry.output, verdict, self.annotator,
                         self.notes.get(key), settles=settles)
@@ -705,6 +707,8 @@ class TriageSession:
         self._presence_file: Path | None = None
         self._presence_written = 0.0
         self._presence_on: tuple[Path, Key] | None = None
+        # One file per session (a process may run several, as the tests do).
+        self._session_id = f"{os.getpid()}-{uuid.uuid4().hex[:8]}"
 
     def _file_verdicts_add(self, pair: str, item: str, verdict: Verdict) -> None:
         path = verdicts_path(self.suite, pair, item)
@@ -799,7 +803,7 @@ class TriageSession:
             self.leave()
             return
         folder = self.presence_folder(entry.pair, entry.item)
-        path = folder / f"{os.getpid()}.json"
+        path = folder / f"{self._session_id}.json"
         on = (path, key_of(entry))
         if not force and on == self._presence_on and now - self._presence_written < 30:
             return
