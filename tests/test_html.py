@@ -24,7 +24,7 @@ from testsuite.cli import app
 from testsuite.evaluate import OUTCOMES, Evaluation
 from testsuite.model import Item, Rule, Suite
 from testsuite.reports.html import ALPHABET, code, comparison_html, html_report
-from testsuite.scores import Scores, score
+from testsuite.scoring import Scores, score
 
 REPO = Path(__file__).resolve().parent.parent
 ARTIFACTS = REPO / "test-artifacts"

@@ -20,7 +20,7 @@ from testsuite.reports.plots import (
     text_colour,
     write_plots,
 )
-from testsuite.scores import Scores, score
+from testsuite.scoring import Scores, score
 
 
 @pytest.fixture()

@@ -15,7 +15,7 @@ from testsuite.errors import TestsuiteError
 from testsuite.evaluate import OUTCOMES, Evaluation
 from testsuite.model import Item, Rule, Suite
 from testsuite.reports.render import render
-from testsuite.scores import ScoreOptions, item_analysis, score
+from testsuite.scoring import ScoreOptions, item_analysis, score
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -100,12 +100,30 @@ def test_systems_ordered_by_category_macro_average(scores):
     assert scores.systems == ["S1", "S3", "S2"]
 
 
-def test_bounds_count_open_warnings_as_fail_or_pass(scores):
-    # Over the 9 items no system is missing (all but a5); S1's warning on b4 is open.
+def test_bounds_say_how_far_deciding_open_warnings_could_move_the_accuracy(scores):
+    # 8 items entered. b4 can still enter (S1's warning on it is open); a5 cannot (S3 has
+    # no output). Deciding b4 adds it to every system's row; not deciding it keeps 8 items.
+    # S1 passed 6 of 8; on b4 its warning may become pass or fail: 6/9 … 7/9 (6/8 inside).
     assert value(scores, "micro", column="lower") == pytest.approx(6 / 9)
     assert value(scores, "micro", column="upper") == pytest.approx(7 / 9)
-    assert value(scores, "micro", system="S2", column="lower") == pytest.approx(4 / 9)
+    # S2 passed 3 of 8 and passes b4: b4 entering can only raise it, to 4/9.
+    assert value(scores, "micro", system="S2", column="lower") == pytest.approx(3 / 8)
     assert value(scores, "micro", system="S2", column="upper") == pytest.approx(4 / 9)
+    # Every bound contains its accuracy, in every row.
+    table = scores.table
+    assert ((table["lower"] <= table["accuracy"] + 1e-12)
+            & (table["accuracy"] <= table["upper"] + 1e-12)).all()
+
+
+def test_bounds_without_the_fairness_rule_are_over_the_same_items():
+    unfair = score(make_evaluation(ITEMS, OUTCOME_TABLE), make_suite(ITEMS),
+                   options=ScoreOptions(fair=False))
+    # All 10 items, warnings and missing outputs counting as not passed: S1 7/10; its
+    # warning (b4) may become a pass: 8/10. S3's missing output (a5) can never pass.
+    assert value(unfair, "micro", column="lower") == pytest.approx(7 / 10)
+    assert value(unfair, "micro", column="upper") == pytest.approx(8 / 10)
+    assert value(unfair, "micro", system="S3", column="lower") == \
+        value(unfair, "micro", system="S3", column="upper") == pytest.approx(5 / 10)
 
 
 def test_without_fairness_rule_everything_located_enters():
@@ -114,7 +132,8 @@ def test_without_fairness_rule_everything_located_enters():
     assert unfair.coverage.entered == 10
     # S1 passes a1-a5, b1, b2; its warning on b4 is not a pass
     assert value(unfair, "micro") == pytest.approx(7 / 10)
-    assert "fair:no" in unfair.signature
+    assert unfair.signature.get("fair") == "no"
+    assert "WITHOUT the fairness rule" in str(unfair.notes[0])
 
 
 def test_filters_and_unknown_names():
@@ -123,7 +142,12 @@ def test_filters_and_unknown_names():
                                                             systems=("S2", "S3")))
     assert only_b.coverage.items == 4 and only_b.coverage.entered == 4  # b4's warning is S1's
     assert value(only_b, "micro", system="S2") == pytest.approx(1 / 4)
-    assert "categories:cat b" in only_b.signature
+    assert "categories:cat b" in str(only_b.signature)
+    # The fairness rule over two systems only lets b4 in; the report says so.
+    assert any("over the 2 chosen systems only" in str(note) for note in only_b.notes)
+    # item analysis filters names the same way (case-insensitively)
+    analysis = item_analysis(evaluation, suite, options=ScoreOptions(categories=("CAT B",)))
+    assert set(analysis["item"]) == {"b1", "b2", "b3"}
     with pytest.raises(TestsuiteError, match="unknown phenomenon: Idiom"):
         score(evaluation, suite, options=ScoreOptions(phenomena=("Idiom",)))
 
@@ -170,7 +194,7 @@ def test_paired_test_uses_mcnemar_on_the_same_items():
     # McNemar exact one-tailed: P(X >= 4 | Bin(4, .5)) = 1/16 = 0.0625 → B stays in
     first = {s for s in "AB" if value(scores, "micro", system=s, column="first_cluster")}
     assert first == {"A", "B"}
-    assert "test:paired" in scores.signature
+    assert scores.signature.get("test") == "paired"
 
 
 def test_no_item_enters_gives_a_clear_message():
@@ -185,9 +209,15 @@ def test_json_report(scores):
     levels = {(r["level"], r["category"], r["phenomenon"]) for r in document["rows"]}
     assert ("micro", None, None) in levels and ("phenomenon", "Cat A", "P2") in levels
     micro = next(r for r in document["rows"] if r["level"] == "micro")
-    assert micro["systems"]["S1"] == {"accuracy": 0.75, "passes": 6, "items": 8,
-                                      "first_cluster": True, "lower": 6 / 9, "upper": 7 / 9}
-    assert document["signature"] == scores.signature
+    assert micro["items"] == 8 and micro["located"] == 10
+    entry = micro["systems"]["S1"]
+    assert {k: entry[k] for k in ("accuracy", "passes", "first_cluster", "lower", "upper",
+                                  "p_value")} == {
+        "accuracy": 0.75, "passes": 6, "first_cluster": True, "lower": 6 / 9, "upper": 7 / 9,
+        "p_value": None}  # S1 is the best: no p-value against itself
+    assert entry["ci_low"] < 0.75 < entry["ci_high"]
+    assert document["signature"] == str(scores.signature)
+    assert document["options"]["macro"] == "published"
 
 
 @pytest.mark.parametrize("kind", ["markdown", "latex"])

@@ -1,37 +1,28 @@
 """`testsuite score` on the real WMT21 data, both directions, every format.
 
 Expected numbers are recomputed here straight from the outcomes with plain Python (which
-items have only pass/fail for every system, and counting passes), independently of the
-pandas code in testsuite/scores.py.
+items have only pass/fail for every system, and counting passes), and every first cluster
+with statsmodels' `proportions_ztest`, independently of the vectorised scoring core.
 """
 
 from __future__ import annotations
 
 import json
 from collections import defaultdict
-from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from testsuite.cli import app
-from testsuite.evaluate import evaluate
-from testsuite.inputs import load_outputs
-from testsuite.loader import load_suite
-from testsuite.scores import score
+from testsuite.scoring import ScoreOptions, score
 
 runner = CliRunner()
 PAIRS = ("de-en", "en-de")
 
 
 @pytest.fixture(scope="module")
-def wmt21(data: Path, dfki_dir: Path):
-    suite = load_suite([dfki_dir])
-    result = {}
-    for pair in PAIRS:
-        systems, located = load_outputs(suite, [data / "wmt21" / "txt-ts"], pair=pair)
-        result[pair] = (suite, evaluate(suite, systems, located=located))
-    return result
+def wmt21(dfki_suite, wmt):
+    return {pair: (dfki_suite, wmt("wmt21", pair)) for pair in PAIRS}
 
 
 def by_hand(evaluation):
@@ -93,7 +84,7 @@ def test_score_command_writes_every_format(data, dfki_dir, tmp_path, pair):
                               "phenomenon-macro"}
             assert "UF" not in document["systems"]  # did not translate: never scored
         elif kind == "csv":
-            assert text.splitlines()[0].startswith("level,category,phenomenon,system,passes")
+            assert text.splitlines()[0].startswith("pair,level,category,phenomenon,system,passes")
         else:
             assert "Accuracy per phenomenon" in text and "micro-average" in text
     assert r"Coordination \& ellipsis" in (tmp_path / "report.tex").read_text(encoding="utf-8")
@@ -109,3 +100,95 @@ def test_filters_on_real_data(data, dfki_dir):
     assert sorted(document["systems"]) == ["Online-A", "Online-B"]
     assert {(r["category"], r["phenomenon"]) for r in document["rows"]
             if r["level"] == "phenomenon"} == {("MWE", "Idiom")}
+
+
+def statsmodels_first_cluster(passes: dict[str, int], n: int, alpha: float = 0.05) -> set[str]:
+    """The published first cluster, one `proportions_ztest` call per comparison."""
+    import numpy as np
+    from statsmodels.stats.proportion import proportions_ztest
+
+    best = max(passes.values())
+    kept = set()
+    for system, x in passes.items():
+        if x == best or best + x in (0, 2 * n):
+            kept.add(system)
+            continue
+        _, p = proportions_ztest(np.array([best, x]), np.array([n, n]), alternative="larger",
+                                 prop_var=False)
+        if p >= alpha:
+            kept.add(system)
+    return kept
+
+
+@pytest.mark.parametrize("pair", PAIRS)
+def test_every_first_cluster_agrees_with_statsmodels(wmt21, pair):
+    suite, evaluation = wmt21[pair]
+    scores = score(evaluation, suite, pair)
+    checked = 0
+    for row in scores.table_rows:
+        # Macro rows: `passes` is the macro-average as the published reading takes it
+        # (rounded to whole items of the row).
+        passes = dict(zip(scores.systems, map(int, row.passes), strict=True))
+        expected = statsmodels_first_cluster(passes, row.items)
+        assert {s for s, f in zip(scores.systems, row.first_cluster, strict=True) if f} == \
+            expected, row.key
+        checked += 1
+    assert checked == len(scores.table_rows) >= 120
+
+
+@pytest.mark.parametrize("pair", PAIRS)
+@pytest.mark.parametrize("fair", [True, False])
+def test_bounds_contain_the_accuracy_in_every_cell(wmt21, pair, fair):
+    suite, evaluation = wmt21[pair]
+    scores = score(evaluation, suite, pair, ScoreOptions(fair=fair))
+    for row in scores.table_rows:
+        assert (row.lower <= row.accuracy + 1e-12).all(), row.key
+        assert (row.accuracy <= row.upper + 1e-12).all(), row.key
+        assert (row.ci_low <= row.accuracy + 1e-12).all() and \
+            (row.accuracy <= row.ci_high + 1e-12).all(), row.key
+    if fair:  # open warnings: somewhere the bounds are an interval, not a point
+        micro = scores.row("micro")
+        assert micro is not None and (micro.upper > micro.lower).all()
+
+
+def test_rows_without_scored_items_are_reported(wmt21):
+    # WMT21 de-en: every "Quotation marks" item has a warning for some system.
+    suite, evaluation = wmt21["de-en"]
+    scores = score(evaluation, suite, "de-en")
+    assert [(d.level, d.category, d.phenomenon) for d in scores.dropped] == [
+        ("phenomenon", "Punctuation", "Quotation marks")]
+    assert scores.row("phenomenon", "Punctuation", "Quotation marks") is None
+    macro = scores.row("phenomenon-macro")
+    assert macro is not None and macro.groups == 105 and macro.located == 106
+    assert any("over 105 of 106 phenomenon rows" in str(n) for n in scores.notes)
+    # WMT21 en-de loses a whole category.
+    suite, evaluation = wmt21["en-de"]
+    scores = score(evaluation, suite, "en-de")
+    categories = [d for d in scores.dropped if d.level == "category"]
+    assert len(categories) == 1
+    assert any(f"{categories[0].category}: none of its" in str(n) for n in scores.notes)
+
+
+def test_the_published_macro_reading_understates_the_standard_error(wmt21):
+    # The category macro-average is a mean of 14 accuracies; its stratified standard error
+    # is about twice the one the published reading (a proportion over all items) implies.
+    import math
+
+    suite, evaluation = wmt21["de-en"]
+    scores = score(evaluation, suite, "de-en")
+    macro = scores.row("category-macro")
+    assert macro is not None
+    n = macro.items
+    reading = [math.sqrt(a * (1 - a) / n) for a in macro.accuracy]
+    stratified = [(high - low) / (2 * 1.959963984540054)
+                  for low, high in zip(macro.ci_low, macro.ci_high, strict=True)]
+    ratios = [s / r for s, r in zip(stratified, reading, strict=True)]
+    assert 1.5 < sum(ratios) / len(ratios) < 3.5
+    # The bootstrap and the stratified Z-test agree; the published reading is bolder.
+    strat = score(evaluation, suite, "de-en", ScoreOptions(macro_test="stratified"))
+    boot = score(evaluation, suite, "de-en", ScoreOptions(macro_test="bootstrap"))
+    a, b = strat.row("category-macro"), boot.row("category-macro")
+    assert a is not None and b is not None
+    assert abs(a.p_value[1:] - b.p_value[1:]).max() < 0.02
+    assert macro.first_cluster.sum() <= a.first_cluster.sum()
+    assert any("published reading" in str(n) for n in scores.notes)

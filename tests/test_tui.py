@@ -22,7 +22,7 @@ from textual.widgets import DataTable, Footer, Input
 from typer.testing import CliRunner
 
 from testsuite.evaluate import evaluate
-from testsuite.inputs import load_outputs
+from testsuite.inputs import InputSpec, load_outputs
 from testsuite.loader import load_suite
 from testsuite.matching import RegexCache
 from testsuite.tui import TriageOptions, run_triage
@@ -112,9 +112,9 @@ def project(tmp_path: Path) -> Path:
 
 def options(project: Path, **changes: object) -> TriageOptions:
     chosen = TriageOptions(
-        suite_paths=[project / "suites", project / "rules"], outputs=[project / "outputs"],
-        pair=None, source=None, ids=None, encoding="utf-8", annotator="tester",
-        categories=(), phenomena=(), systems=(), order="impact")
+        inputs=InputSpec(outputs=(project / "outputs",),
+                         suite=(project / "suites", project / "rules")),
+        annotator="tester", categories=(), phenomena=(), systems=(), order="impact")
     return replace(chosen, **changes)  # type: ignore[arg-type]
 
 

@@ -1,22 +1,24 @@
 """Year-over-year comparison of the same systems on the same items.
 
 Runs (see `runs`) are re-evaluated with the current rules and compared on one language
-pair:
+pair, with the scoring core (`testsuite.scoring`, `testsuite.stats`):
 
-* **Items**: only those present in every run (and in the current suite, with the same
-  source) and with no `warning` or `missing` outcome for any included system in any run —
-  the fairness rule across years.
+* **Items**: those present in every run (and in the current suite, with the same source),
+  with no `warning` or `missing` outcome for any compared system in any run — the fairness
+  rule across years (`OutcomeMatrix.entered` over the runs side by side).
 * **Systems**: matched across runs by name, case and punctuation ignored (``Online-A`` =
-  ``ONLINE-A``); a mapping renames systems that changed their name. By default the systems
-  present in every run are compared.
+  ``ONLINE-A``); a mapping renames systems that changed their name. The systems present in
+  every run are compared; the others are named in a note.
 * **Changes**: accuracy of every system in every run per category, micro-average, category
-  and phenomenon macro-average; the change from the previous run and whether it is
-  significant, two-sided at α. The items are the same in both runs, so by default the test
-  is paired (exact McNemar; a paired bootstrap within categories or phenomena for the
-  macro-averages); ``test="ztest"`` uses the two-proportion Z-test instead.
+  and phenomenon macro-average (the same definitions as the paper tables); the change from
+  the previous run and whether it is significant, two-sided at α. The items are the same in
+  both runs, so by default the test is paired (exact McNemar; a paired bootstrap within
+  categories or phenomena for the macro-averages); ``test="ztest"`` uses the two-proportion
+  Z-test (and the published macro reading) instead.
 * **Best against best**: each run's best system (micro-average) against the best of the
   earlier runs.
-* **Regressions**: the items a system passed in an earlier run and fails now, and the reverse.
+* **Changed items**: the items a system passed in an earlier run and fails now, and the
+  reverse, with both outputs and the source.
 """
 
 from __future__ import annotations
@@ -26,11 +28,25 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
+import numpy as np
+
 from . import __version__
 from .errors import TestsuiteError
+from .scoring.matrix import OutcomeMatrix, pick
+from .scoring.signature import Signature
+from .stats import (
+    DEFAULT_RESAMPLES,
+    DEFAULT_SEED,
+    bootstrap_pvalues,
+    check_alpha,
+    mcnemar_pvalues,
+    published_macro_pvalues,
+    stratified_pvalues,
+    two_sided,
+    ztest_pvalues,
+)
 
 if TYPE_CHECKING:
-    import numpy as np
     import pandas as pd
 
     from .runs import Run
@@ -48,22 +64,46 @@ class CompareOptions:
     """How runs are compared.
 
     Attributes:
-        test: ``paired`` (McNemar / paired bootstrap; default) or ``ztest``.
+        test: ``paired`` (McNemar; default) or ``ztest`` for proportion rows.
+        macro_test: ``bootstrap`` (default with paired), ``stratified`` or ``published``
+            (default with ztest) for the macro-averages.
         alpha: Two-sided significance level of a change.
         mapping: Renamed systems: a name in some run → the name to match it as.
-        systems: Only these systems (matched names).
-        categories: Only these categories.
+        systems: Only these systems (names of the latest run, case-insensitive).
+        categories: Only these categories (case-insensitive).
         seed: Seed of the bootstrap.
         resamples: Bootstrap resamples.
     """
 
     test: Literal["paired", "ztest"] = "paired"
+    macro_test: Literal["published", "stratified", "bootstrap"] | None = None
     alpha: float = 0.05
     mapping: tuple[tuple[str, str], ...] = ()
     systems: tuple[str, ...] | None = None
     categories: tuple[str, ...] | None = None
-    seed: int = 12345
-    resamples: int = 1000
+    seed: int = DEFAULT_SEED
+    resamples: int = DEFAULT_RESAMPLES
+
+    def __post_init__(self) -> None:
+        if self.test not in ("paired", "ztest"):
+            raise TestsuiteError(f"test must be paired or ztest, not {self.test!r}")
+        if self.macro_test not in (None, "published", "stratified", "bootstrap"):
+            raise TestsuiteError(f"macro test must be published, stratified or bootstrap, "
+                                 f"not {self.macro_test!r}")
+        try:
+            check_alpha(self.alpha)
+        except ValueError as exc:
+            raise TestsuiteError(str(exc)) from None
+        if not isinstance(self.resamples, int) or self.resamples < 1:
+            raise TestsuiteError(f"resamples must be a whole number of at least 1, not "
+                                 f"{self.resamples!r}")
+
+    @property
+    def macro(self) -> str:
+        """The macro-row test in effect."""
+        if self.macro_test is not None:
+            return self.macro_test
+        return "bootstrap" if self.test == "paired" else "published"
 
 
 @dataclass
@@ -81,9 +121,11 @@ class Comparison:
         best: Per run: its best system, accuracy, and the test against the best of the
             earlier runs.
         changes: Per system and item, passes that became fails (``regressed``) and the
-            reverse (``improved``) between consecutive runs, with both outputs.
+            reverse (``improved``) between consecutive runs, with both outputs and the
+            source.
+        not_compared: Systems not in every run (display names), so not compared.
         notes: What was left out and why.
-        signature: One line from which the numbers can be reproduced.
+        signature: From which the numbers can be reproduced.
     """
 
     pair: str
@@ -94,8 +136,9 @@ class Comparison:
     table: pd.DataFrame
     best: pd.DataFrame
     changes: pd.DataFrame
+    not_compared: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
-    signature: str = ""
+    signature: Signature = field(default_factory=lambda: Signature(()))
 
 
 def _matched(name: str, mapping: dict[str, str]) -> str:
@@ -103,19 +146,13 @@ def _matched(name: str, mapping: dict[str, str]) -> str:
     return canonical(mapping.get(canonical(name), name))
 
 
-def _two_sided(one: float, other: float) -> float:
-    """Two-sided p-value from the two one-tailed ones."""
-    return min(1.0, 2 * min(one, other))
-
-
 def compare(runs: Sequence[Run], pair: str, options: CompareOptions | None = None
             ) -> Comparison:
-    """Compare saved runs (oldest first after sorting by year) on one language pair.
+    """Compare saved runs (in any order; they are sorted by year) on one language pair.
 
     Raises:
         TestsuiteError: with fewer than two runs, no system in common or no common item.
     """
-    import numpy as np
     import pandas as pd
 
     options = options or CompareOptions()
@@ -128,24 +165,23 @@ def compare(runs: Sequence[Run], pair: str, options: CompareOptions | None = Non
     mapping = {canonical(k): v for k, v in options.mapping}
     notes: list[str] = []
 
-    # Outcomes per run as item × canonical system, and the display names.
-    wide: dict[str, pd.DataFrame] = {}
-    outputs: dict[str, pd.DataFrame] = {}
+    normalisations = {run.evaluation.normalise for run in ordered}
+    if len(normalisations) > 1:
+        raise TestsuiteError("the runs were matched under different normalisations ("
+                             + ", ".join(sorted(n or "none" for n in normalisations))
+                             + "): their numbers are not comparable")
+    normalise = normalisations.pop()
+    matrices: dict[str, OutcomeMatrix] = {}
     names: dict[str, dict[str, str]] = {}
-    info: dict[str, tuple[str, str]] = {}
     for label, run in zip(labels, ordered, strict=True):
-        results = run.evaluation.results
-        results = results[results["pair"] == pair]
-        if results.empty:
-            raise TestsuiteError(f"run {run.name} has no {pair} outputs")
-        key = results["system"].astype(str).map(lambda s: _matched(s, mapping))
-        frame = results.assign(key=key)
-        for original, matched in zip(frame["system"].astype(str), frame["key"], strict=True):
-            names.setdefault(matched, {})[label] = original
-        wide[label] = frame.pivot(index="item", columns="key", values="outcome").astype(object)
-        outputs[label] = frame.pivot(index="item", columns="key", values="output")
-        for row in frame.drop_duplicates("item").itertuples():
-            info[str(row.item)] = (str(row.category), str(row.phenomenon))
+        if pair not in run.evaluation.pairs:
+            raise TestsuiteError(f"run {run.name} has no {pair} outputs (it has: "
+                                 f"{', '.join(run.evaluation.pairs) or 'none'})")
+        matrix = OutcomeMatrix.from_evaluation(run.evaluation, None, pair)
+        keys = [_matched(s, mapping) for s in matrix.systems]
+        for original, key in zip(matrix.systems, keys, strict=True):
+            names.setdefault(key, {})[label] = original
+        matrices[label] = matrix.renamed(keys)
         for what, ids in (("removed from the suite", run.removed.get(pair, [])),
                           ("whose source sentence changed", run.changed.get(pair, []))):
             if ids:
@@ -154,176 +190,203 @@ def compare(runs: Sequence[Run], pair: str, options: CompareOptions | None = Non
         if run.excluded:
             notes.append(f"{run.name}: left out (did not translate): {', '.join(run.excluded)}")
 
-    matched = set.intersection(*(set(w.columns) for w in wide.values()))
+    latest = labels[-1]
+    everywhere = set.intersection(*(set(m.systems) for m in matrices.values()))
+    display = {key: names[key][latest] for key in everywhere}
+    chosen = sorted(everywhere, key=lambda k: display[k])
     if options.systems:
-        wanted = {_matched(s, mapping) for s in options.systems}
-        unknown = wanted - matched
-        if unknown:
-            everywhere = ", ".join(sorted(names[m][labels[-1]] for m in matched))
-            raise TestsuiteError(f"not in every run: {', '.join(sorted(unknown))} (in every "
-                                 f"run: {everywhere})")
-        matched &= wanted
-    if not matched:
+        wanted = set(pick([display[k] for k in chosen], options.systems,
+                          "system (in every run)"))
+        chosen = [k for k in chosen if display[k] in wanted]
+    if not chosen:
         raise TestsuiteError("no system is in every run; match renamed systems with --map "
                              "OLD=NEW")
-    systems = sorted(matched)
-    only_some = sorted(set().union(*(set(w.columns) for w in wide.values())) - matched)
-    if only_some and not options.systems:
-        notes.append(f"not in every run, so not compared: {len(only_some)} systems")
+    not_compared = sorted({names[k].get(latest) or next(iter(names[k].values()))
+                           for m in matrices.values() for k in m.systems} - set(display.values()))
+    if not_compared:
+        notes.append(f"not in every run, so not compared: {', '.join(not_compared)}")
 
-    common = set.intersection(*(set(w.index) for w in wide.values()))
-    located_somewhere = set().union(*(set(w.index) for w in wide.values()))
+    item_sets = [set(m.items) for m in matrices.values()]
+    common = [i for i in matrices[labels[0]].items if all(i in found for found in item_sets)]
+    located_somewhere = set().union(*item_sets)
     if len(located_somewhere) > len(common):
         notes.append(f"{len(located_somewhere) - len(common)} items are not in every run")
-    if options.categories:
-        allowed = {c.casefold() for c in options.categories}
-        common = {i for i in common if info[i][0].casefold() in allowed}
-    order = sorted(common, key=lambda i: (info[i][0], info[i][1], i))
-    decided = np.ones(len(order), dtype=bool)
-    for label in labels:
-        block = wide[label].reindex(index=order, columns=systems)
-        decided &= block.isin(["pass", "fail"]).all(axis=1).to_numpy()
-    items = [i for i, keep in zip(order, decided, strict=True) if keep]
+    aligned = {label: m.aligned(common, chosen) for label, m in matrices.items()}
+    first = aligned[labels[0]].select(categories=options.categories)
+    kept = set(first.items)
+    aligned = {label: m.aligned([i for i in common if i in kept], chosen)
+               for label, m in aligned.items()}
+    side_by_side = OutcomeMatrix(pair, first.items, [f"{label}\0{s}" for label in labels
+                                                     for s in chosen],
+                                 np.hstack([aligned[label].codes for label in labels]),
+                                 first.categories, first.phenomena, [])
+    entered = side_by_side.entered(True)
+    items = [i for i, keep in zip(first.items, entered, strict=True) if keep]
     notes.append(f"{len(items)} items compared: in every run and without a warning or "
-                 f"missing output for any compared system ({len(order) - len(items)} left out)")
+                 f"missing output for any compared system ({len(first.items) - len(items)} "
+                 "left out)")
     if not items:
         raise TestsuiteError(f"no item is in every run without a warning or missing output; "
                              f"{'; '.join(notes)}")
-    passed = {label: (wide[label].reindex(index=items, columns=systems) == "pass")
-              .to_numpy(dtype=int) for label in labels}
-    categories = np.array([info[i][0] for i in items])
-    phenomena = np.array([info[i][1] for i in items])
-    display = {s: names[s][labels[-1]] for s in systems}
-
-    rows = _rows(labels, systems, display, passed, categories, phenomena, options)
+    scored = side_by_side.aligned(items, side_by_side.systems)
+    shown = [display[k] for k in chosen]
+    rows = _rows(scored, labels, shown, options)
     table = pd.DataFrame(rows)
-    micro = table[(table["level"] == "micro") & (table["run"] == labels[-1])]
-    ranking = micro.sort_values(["accuracy", "system"], ascending=[False, True])["system"]
+    micro = table[(table["level"] == "micro") & (table["run"] == latest)]
+    ranking = list(micro.sort_values(["accuracy", "system"], ascending=[False, True])["system"])
+    runs_by_label = dict(zip(labels, ordered, strict=True))
     return Comparison(
-        pair=pair, runs=labels, systems=list(ranking),
-        names={display[s]: names[s] for s in systems}, items=len(items), table=table,
-        best=_best(labels, systems, display, passed, options),
-        changes=_changes(labels, systems, display, items, info, wide, outputs),
-        notes=notes,
-        signature="|".join([f"testsuite:{__version__}", f"pair:{pair}",
-                            f"runs:{','.join(labels)}", f"test:{options.test}",
-                            f"alpha:{options.alpha:g}", f"n-systems:{len(systems)}",
-                            f"n-items:{len(items)}"]))
+        pair=pair, runs=labels, systems=ranking,
+        names={display[k]: names[k] for k in chosen}, items=len(items), table=table,
+        best=_best(scored, labels, shown, options),
+        changes=_changes(labels, chosen, shown, items, names, runs_by_label, scored, pair),
+        not_compared=not_compared, notes=notes,
+        signature=Signature.of(
+            ("testsuite", __version__), ("pair", pair), ("runs", ",".join(labels)),
+            ("test", options.test), ("macro", options.macro), ("norm", normalise),
+            ("alpha", f"{options.alpha:g}"),
+            ("bootstrap", f"{options.resamples}@{options.seed}"
+             if options.macro == "bootstrap" else None),
+            ("categories", ",".join(options.categories) if options.categories else None),
+            ("systems", ",".join(options.systems) if options.systems else None),
+            ("n-systems", len(chosen)), ("n-items", len(items))))
 
 
-def _rows(labels: list[str], systems: list[str], display: dict[str, str],
-          passed: dict[str, np.ndarray], categories: np.ndarray, phenomena: np.ndarray,
+def _column(labels: list[str], systems: list[str], label: str, system: int) -> int:
+    """Column of (run, system) in the side-by-side matrix."""
+    return labels.index(label) * len(systems) + system
+
+
+def _rows(scored: OutcomeMatrix, labels: list[str], systems: list[str],
           options: CompareOptions) -> list[dict[str, Any]]:
-
-    groups: list[tuple[str, str, np.ndarray | None]] = [
-        ("category", c, categories == c) for c in sorted(set(categories))]
-    groups += [("micro", "", None), ("category-macro", "", None), ("phenomenon-macro", "", None)]
-    rows = []
-    for level, category, mask in groups:
-        for index, system in enumerate(systems):
-            previous = None
-            for label in labels:
-                column = passed[label][:, index]
-                if mask is not None:
-                    column = column[mask]
-                accuracy = _statistic(level, column, categories, phenomena)
-                row = {"level": level, "category": category, "system": display[system],
-                       "run": label, "passes": int(column.sum()), "items": len(column),
-                       "accuracy": accuracy, "delta": None, "p_value": None,
-                       "significant": None}
-                if previous is not None:
-                    before, before_column = previous
-                    p_value = _change_p(level, before_column, column, categories, phenomena,
-                                        options)
-                    row.update(delta=accuracy - before, p_value=p_value,
-                               significant=bool(p_value < options.alpha))
-                previous = (accuracy, column)
-                rows.append(row)
+    """Accuracy per run and system, and the change from the previous run, per row."""
+    passed = scored.passed
+    n = len(scored.items)
+    rows: list[dict[str, Any]] = []
+    by_category = scored.groups("category")
+    for g, (category, _) in enumerate(by_category.keys):
+        mask = by_category.codes == g
+        rows += _level_rows("category", category, passed[mask], labels, systems,
+                            options, None)
+    rows += _level_rows("micro", "", passed, labels, systems, options, None)
+    for level, by in (("category-macro", "category"), ("phenomenon-macro", "phenomenon")):
+        groups = scored.groups(by)
+        rows += _level_rows(level, "", passed, labels, systems, options, groups.codes)
+    for row in rows:
+        row["items"] = row["items"] if row["level"] == "category" else n
     return rows
 
 
-def _statistic(level: str, column: np.ndarray, categories: np.ndarray,
-               phenomena: np.ndarray) -> float:
-    if level in ("category", "micro"):
-        return float(column.mean())
-    labels = categories if level == "category-macro" else phenomena
-    return float(sum(column[labels == g].mean() for g in set(labels)) / len(set(labels)))
-
-
-def _change_p(level: str, before: np.ndarray, after: np.ndarray, categories: np.ndarray,
-              phenomena: np.ndarray, options: CompareOptions) -> float:
-    """Two-sided p-value of the change of one system between two runs on the same items."""
-    from .significance import mcnemar_greater, paired_bootstrap_greater, ztest_greater
-
-    if level in ("category", "micro"):
+def _level_rows(level: str, category: str, passed: np.ndarray, labels: list[str],
+                systems: list[str], options: CompareOptions, groups: np.ndarray | None
+                ) -> list[dict[str, Any]]:
+    """Rows of one level: all (run, system) columns tested against each other at once."""
+    n = passed.shape[0]
+    if groups is None:
+        accuracy = passed.mean(axis=0)
+        passes = passed.sum(axis=0)
         if options.test == "paired":
-            return _two_sided(mcnemar_greater(after, before), mcnemar_greater(before, after))
-        n, a, b = len(after), int(after.sum()), int(before.sum())
-        return _two_sided(ztest_greater(a, n, b, n), ztest_greater(b, n, a, n))
-    groups = categories if level == "category-macro" else phenomena
-    if options.test == "paired":
-        return _two_sided(
-            paired_bootstrap_greater(after, before, groups, options.resamples, options.seed),
-            paired_bootstrap_greater(before, after, groups, options.resamples, options.seed))
-    n = len(after)
-    a = round(_statistic(level, after, categories, phenomena) * n)
-    b = round(_statistic(level, before, categories, phenomena) * n)
-    return _two_sided(ztest_greater(a, n, b, n), ztest_greater(b, n, a, n))
+            pvalues = two_sided(mcnemar_pvalues(passed))
+        else:
+            pvalues = two_sided(ztest_pvalues(passes, np.full(passes.size, n)))
+    else:
+        codes = np.unique(groups, return_inverse=True)[1].reshape(-1)
+        sizes = np.bincount(codes)
+        per_group = np.stack([passed[codes == g].sum(axis=0) for g in range(sizes.size)])
+        accuracy = (per_group / sizes[:, None]).mean(axis=0)
+        passes = np.rint(accuracy * n).astype(int)
+        if options.macro == "bootstrap":
+            pvalues = two_sided(bootstrap_pvalues(passed, codes, options.resamples,
+                                                  options.seed).pvalues)
+        elif options.macro == "stratified":
+            pvalues = two_sided(stratified_pvalues(passed, codes))
+        else:
+            pvalues = two_sided(published_macro_pvalues(accuracy, n))
+    rows = []
+    for s, system in enumerate(systems):
+        previous: int | None = None
+        for label in labels:
+            column = _column(labels, systems, label, s)
+            row: dict[str, Any] = {
+                "level": level, "category": category, "system": system, "run": label,
+                "passes": int(passes[column]), "items": n,
+                "accuracy": float(accuracy[column]), "delta": None, "p_value": None,
+                "significant": None}
+            if previous is not None:
+                p = float(pvalues[column, previous])
+                row.update(delta=float(accuracy[column] - accuracy[previous]), p_value=p,
+                           significant=bool(p < options.alpha))
+            previous = column
+            rows.append(row)
+    return rows
 
 
-def _best(labels: list[str], systems: list[str], display: dict[str, str],
-          passed: dict[str, np.ndarray], options: CompareOptions) -> pd.DataFrame:
+def _best(scored: OutcomeMatrix, labels: list[str], systems: list[str],
+          options: CompareOptions) -> pd.DataFrame:
     """Each run's best system (micro-average) against the best of the earlier runs."""
     import pandas as pd
 
-    from .significance import mcnemar_greater, ztest_greater
-
+    passed = scored.passed
+    accuracy = passed.mean(axis=0)
+    n = passed.shape[0]
+    if options.test == "paired":
+        pvalues = two_sided(mcnemar_pvalues(passed))
+    else:
+        pvalues = two_sided(ztest_pvalues(passed.sum(axis=0), np.full(accuracy.size, n)))
     rows = []
-    champion: tuple[str, str, np.ndarray] | None = None  # (run, system, outcomes)
+    champion: tuple[str, int] | None = None  # (run, column)
     for label in labels:
-        accuracies = passed[label].mean(axis=0)
-        index = max(range(len(systems)), key=lambda i: (accuracies[i], -i))
-        column = passed[label][:, index]
-        row: dict[str, Any] = {"run": label, "system": display[systems[index]],
-                               "accuracy": float(accuracies[index]), "previous_run": None,
+        columns = [_column(labels, systems, label, s) for s in range(len(systems))]
+        column = max(columns, key=lambda c: (accuracy[c], -c))
+        row: dict[str, Any] = {"run": label, "system": systems[columns.index(column)],
+                               "accuracy": float(accuracy[column]), "previous_run": None,
                                "previous_system": None, "delta": None, "p_value": None,
                                "significant": None}
         if champion is not None:
-            run, system, before = champion
-            if options.test == "paired":
-                p = _two_sided(mcnemar_greater(column, before), mcnemar_greater(before, column))
-            else:
-                n, a, b = len(column), int(column.sum()), int(before.sum())
-                p = _two_sided(ztest_greater(a, n, b, n), ztest_greater(b, n, a, n))
-            row.update(previous_run=run, previous_system=system,
-                       delta=float(column.mean() - before.mean()), p_value=p,
+            run, before = champion
+            p = float(pvalues[column, before])
+            row.update(previous_run=run,
+                       previous_system=systems[before % len(systems)],
+                       delta=float(accuracy[column] - accuracy[before]), p_value=p,
                        significant=bool(p < options.alpha))
-        if champion is None or column.mean() >= champion[2].mean():
-            champion = (label, display[systems[index]], column)
+        if champion is None or accuracy[column] >= accuracy[champion[1]]:
+            champion = (label, column)
         rows.append(row)
     return pd.DataFrame(rows)
 
 
-def _changes(labels: list[str], systems: list[str], display: dict[str, str], items: list[str],
-             info: dict[str, tuple[str, str]], wide: dict[str, pd.DataFrame],
-             outputs: dict[str, pd.DataFrame]) -> pd.DataFrame:
+def _outputs(run: Run, pair: str) -> dict[tuple[str, str], str]:
+    """(system, item) → output of one pair of a run."""
+    columns = run.evaluation.columns
+    return {(system, item): output for item, item_pair, system, output in zip(
+        columns["item"], columns["pair"], columns["system"], columns["output"], strict=True)
+        if item_pair == pair}
+
+
+def _changes(labels: list[str], keys: list[str], systems: list[str], items: list[str],
+             names: dict[str, dict[str, str]], runs: dict[str, Run],
+             scored: OutcomeMatrix, pair: str) -> pd.DataFrame:
     """Items that changed from pass to fail (regressed) or back (improved)."""
     import pandas as pd
 
+    outputs = {label: _outputs(runs[label], pair) for label in labels}
+    sources = {label: runs[label].sources.get(pair, {}) for label in labels}
+    passed = scored.passed
     rows = []
     for before, after in zip(labels, labels[1:], strict=False):
-        old = wide[before].reindex(index=items, columns=systems)
-        new = wide[after].reindex(index=items, columns=systems)
-        for system in systems:
-            for item in items:
-                was, now = str(old.at[item, system]), str(new.at[item, system])
-                if was == now:
-                    continue
-                rows.append({"system": display[system], "item": item,
-                             "category": info[item][0], "phenomenon": info[item][1],
-                             "from_run": before, "to_run": after,
-                             "change": "regressed" if was == "pass" else "improved",
-                             "before": outputs[before].at[item, system],
-                             "after": outputs[after].at[item, system]})
-    return pd.DataFrame(rows, columns=["system", "item", "category", "phenomenon", "from_run",
-                                       "to_run", "change", "before", "after"])
+        for s, (key, system) in enumerate(zip(keys, systems, strict=True)):
+            old = passed[:, _column(labels, systems, before, s)]
+            new = passed[:, _column(labels, systems, after, s)]
+            original = names[key]
+            for index in np.flatnonzero(old != new):
+                item = items[index]
+                rows.append({
+                    "system": system, "item": item, "category": scored.categories[index],
+                    "phenomenon": scored.phenomena[index],
+                    "source": sources[after].get(item) or sources[before].get(item, ""),
+                    "from_run": before, "to_run": after,
+                    "change": "regressed" if old[index] else "improved",
+                    "before": outputs[before].get((original[before], item), ""),
+                    "after": outputs[after].get((original[after], item), "")})
+    return pd.DataFrame(rows, columns=["system", "item", "category", "phenomenon", "source",
+                                       "from_run", "to_run", "change", "before", "after"])

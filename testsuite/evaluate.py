@@ -6,12 +6,18 @@ an `Evaluation` whose `results` is a tidy DataFrame with one row per item × sys
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from .matching import DEFAULT_TIMEOUT, CompiledRule, RegexCache
+from .matching import (
+    DEFAULT_TIMEOUT,
+    REASON_DISAGREE,
+    REASON_VERDICT,
+    CompiledRule,
+    RegexCache,
+)
 from .model import Outcome, Suite
+from .normalise import Profile
 from .outputs.checks import NotTranslated, identical_systems, not_translated
 from .outputs.model import Located, SystemOutputs
 
@@ -23,25 +29,75 @@ COLUMNS = ("item", "pair", "category", "phenomenon", "system", "output", "outcom
 OUTCOMES = tuple(o.value for o in Outcome)
 
 
-@dataclass
 class Evaluation:
     """The outcome of every item × system, with what was noticed about the inputs.
 
+    The outcomes are kept as columns (one list per column of `COLUMNS`); `results` is the
+    same data as a tidy pandas DataFrame, built the first time it is asked for, so that
+    commands that only score never pay for pandas.
+
     Attributes:
-        results: Tidy DataFrame with the columns `COLUMNS`.
         systems: Names of the systems evaluated, in input order.
         excluded: Systems left out because they did not translate the suite.
         identical: Groups of evaluated systems with identical outputs on every item.
         located: For WMT inputs, where the items were found, per language pair.
         inputs: The system outputs evaluated, left-out systems included (for saving runs).
+        normalise: The typographic normalisation outputs were matched under (its name), or
+            None: the published method.
     """
 
-    results: pd.DataFrame
-    systems: list[str] = field(default_factory=list)
-    excluded: list[NotTranslated] = field(default_factory=list)
-    identical: list[tuple[str, ...]] = field(default_factory=list)
-    located: dict[str, Located] = field(default_factory=dict)
-    inputs: list[SystemOutputs] = field(default_factory=list, repr=False)
+    def __init__(self, results: pd.DataFrame | Mapping[str, Sequence[str]],
+                 systems: list[str] | None = None, excluded: list[NotTranslated] | None = None,
+                 identical: list[tuple[str, ...]] | None = None,
+                 located: dict[str, Located] | None = None,
+                 inputs: list[SystemOutputs] | None = None,
+                 normalise: str | None = None) -> None:
+        """Args:
+            results: The outcomes: a DataFrame with the columns `COLUMNS`, or the columns
+                themselves (one sequence of text per column name).
+            systems, excluded, identical, located, inputs, normalise: See the class
+                attributes.
+        """
+        if isinstance(results, Mapping):
+            self._columns: dict[str, Sequence[str]] | None = {
+                name: results[name] for name in COLUMNS}
+            self._frame: pd.DataFrame | None = None
+        else:
+            self._columns, self._frame = None, results
+        self.systems = list(systems or [])
+        self.excluded = list(excluded or [])
+        self.identical = list(identical or [])
+        self.located = dict(located or {})
+        self.inputs = list(inputs or [])
+        self.normalise = normalise
+
+    @property
+    def results(self) -> pd.DataFrame:
+        """Tidy DataFrame, one row per item × system, with the columns `COLUMNS`."""
+        if self._frame is None:
+            import pandas as pd
+
+            assert self._columns is not None
+            frame = pd.DataFrame({name: list(values) for name, values in self._columns.items()},
+                                 columns=list(COLUMNS))
+            for name in ("item", "pair", "category", "phenomenon", "system", "reason"):
+                frame[name] = frame[name].astype("category")
+            frame["outcome"] = pd.Categorical(frame["outcome"], categories=list(OUTCOMES))
+            self._frame = frame
+        return self._frame
+
+    @property
+    def columns(self) -> dict[str, Sequence[str]]:
+        """The outcomes column by column (text values), without building a DataFrame."""
+        if self._columns is None:
+            assert self._frame is not None
+            self._columns = {name: self._frame[name].astype(str).tolist() for name in COLUMNS}
+        return self._columns
+
+    @property
+    def pairs(self) -> list[str]:
+        """Language pairs with outcomes, in order of first appearance."""
+        return list(dict.fromkeys(self.columns["pair"]))
 
     def summary(self) -> pd.DataFrame:
         """Outcome counts per system, with the warning rate (warnings / outputs)."""
@@ -58,6 +114,10 @@ class Evaluation:
         counts.columns.name = None
         return counts
 
+    def __repr__(self) -> str:
+        return (f"Evaluation({len(self.columns['item'])} outcomes, pairs {self.pairs}, "
+                f"{len(self.systems)} systems)")
+
 
 def evaluate(
     suite: Suite,
@@ -67,6 +127,8 @@ def evaluate(
     located: dict[str, Located] | None = None,
     progress: Callable[[int], None] | None = None,
     regex_cache: RegexCache | None = None,
+    known: Mapping[tuple[str, str, str], tuple[str, str]] | None = None,
+    normalise: Profile | None = None,
 ) -> Evaluation:
     """Judge every output of every system against the suite's rules.
 
@@ -81,12 +143,15 @@ def evaluate(
         progress: Called with the number of outputs judged since the last call.
         regex_cache: Compiled patterns to use and extend; by default the persistent cache
             in the user's cache folder (`RegexCache.persistent`).
+        known: Outcomes already judged with the same rules, as (outcome, reason) by
+            (pair, item, output): a saved run reuses them for the items whose rules have not
+            changed since, and only the others are judged again.
+        normalise: A typographic-equivalence profile applied to outputs before matching
+            (`testsuite.normalise`); off by default, as in the published method.
 
     Returns:
         The evaluation; `results` has one row per item × (translating) system.
     """
-    import pandas as pd
-
     excluded = [n for n in (not_translated(s) for s in systems) if n is not None]
     left_out = {n.system for n in excluded}
     kept = [s for s in systems if s.system not in left_out]
@@ -94,7 +159,19 @@ def evaluate(
     cache = regex_cache if regex_cache is not None else RegexCache.persistent()
     compiled: dict[tuple[str, str], CompiledRule] = {}
     # Many systems produce the same output for an item; judge each distinct one once.
-    judged: dict[tuple[str, str, str], tuple[str, str]] = {}
+    judged: dict[tuple[str, str, str], tuple[str, str]] = dict(known or {})
+
+    def judge(key: tuple[str, str, str]) -> tuple[str, str]:
+        result = judged.get(key)
+        if result is None:
+            rule = compiled.get(key[:2])
+            if rule is None:
+                rule = compiled[key[:2]] = CompiledRule(suite.rules.get(key[:2]), cache,
+                                                        timeout, normalise)
+            judgement = rule.judge(key[2])
+            result = judged[key] = (judgement.outcome.value, judgement.reason)
+        return result
+
     columns: dict[str, list[str]] = {name: [] for name in COLUMNS}
     for system in kept:
         done = 0
@@ -103,14 +180,15 @@ def evaluate(
             item = suite.items.get(key)
             if item is None:
                 continue
-            verdict_key = (system.pair, item_id, output)
-            result = judged.get(verdict_key)
-            if result is None:
-                rule = compiled.get(key)
-                if rule is None:
-                    rule = compiled[key] = CompiledRule(suite.rules.get(key), cache, timeout)
-                judgement = rule.judge(output)
-                result = judged[verdict_key] = (judgement.outcome.value, judgement.reason)
+            result = judge((system.pair, item_id, output))
+            if item_id in system.occurrences and result[1] != REASON_VERDICT:
+                # --repeated agree: every occurrence is judged; different outcomes need a
+                # person (the outputs differ in what the rule looks at), whose verdict on
+                # the item's output then decides.
+                outcomes = {judge((system.pair, item_id, o))[0]
+                            for o in system.occurrences[item_id]}
+                if len(outcomes) > 1:
+                    result = (Outcome.WARNING.value, REASON_DISAGREE)
             columns["item"].append(item_id)
             columns["pair"].append(system.pair)
             columns["category"].append(item.category)
@@ -124,14 +202,10 @@ def evaluate(
             progress(done)
 
     cache.save()
-    frame = pd.DataFrame(columns)
-    for name in ("item", "pair", "category", "phenomenon", "system", "reason"):
-        frame[name] = frame[name].astype("category")
-    frame["outcome"] = pd.Categorical(frame["outcome"], categories=list(OUTCOMES))
     by_pair: dict[str, list[SystemOutputs]] = {}
     for system in kept:
         by_pair.setdefault(system.pair, []).append(system)
     identical = [group for group_systems in by_pair.values()
                  for group in identical_systems(group_systems)]
-    return Evaluation(frame, [s.system for s in kept], excluded, identical, dict(located or {}),
-                      list(systems))
+    return Evaluation(columns, [s.system for s in kept], excluded, identical, dict(located or {}),
+                      list(systems), normalise.name if normalise else None)

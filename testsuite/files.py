@@ -190,7 +190,8 @@ def _umask() -> int:
     return mask
 
 
-def write_bytes(path: Path, data: bytes, *, inside_of: Path | None = None) -> Path:
+def write_bytes(path: Path, data: bytes, *, inside_of: Path | None = None,
+                private: bool = False) -> Path:
     """Write a file atomically, creating its folder; readers see the old or the new file.
 
     The new content goes to a temporary file in the same folder, is flushed to disk, and
@@ -201,6 +202,7 @@ def write_bytes(path: Path, data: bytes, *, inside_of: Path | None = None) -> Pa
         path: The file.
         data: Its content.
         inside_of: If given, the folder the user named: `path` must lie inside it.
+        private: Readable and writable by the user only (caches), whatever the umask.
 
     Returns:
         The path written.
@@ -219,6 +221,8 @@ def write_bytes(path: Path, data: bytes, *, inside_of: Path | None = None) -> Pa
             mode = stat.S_IMODE(path.stat().st_mode)
         except FileNotFoundError:
             mode = 0o666 & ~_umask()
+        if private:
+            mode = 0o600
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     except OSError as exc:
         raise TestsuiteError(Problem(f"cannot write: {reason(exc)}", file=str(path))) from None
@@ -239,9 +243,10 @@ def write_bytes(path: Path, data: bytes, *, inside_of: Path | None = None) -> Pa
     return path
 
 
-def write_text(path: Path, text: str, *, inside_of: Path | None = None) -> Path:
+def write_text(path: Path, text: str, *, inside_of: Path | None = None,
+               private: bool = False) -> Path:
     """Write a UTF-8 text file atomically (see `write_bytes`)."""
-    return write_bytes(path, text.encode("utf-8"), inside_of=inside_of)
+    return write_bytes(path, text.encode("utf-8"), inside_of=inside_of, private=private)
 
 
 # --------------------------------------------------------------------------------------------

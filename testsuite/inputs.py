@@ -1,14 +1,108 @@
-"""From the paths a user gives to the outputs of each system, whatever their form."""
+"""From what a user names on the command line to an evaluation.
+
+`InputSpec` is the one description of a command's inputs (system outputs, pair, WMT source,
+id list, suite, encoding, regex time limit), shared by every command and the triage UI;
+`load_evaluation` turns it into the suite and an `Evaluation`. `load_outputs` reads the
+outputs of each system, whatever their form.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .errors import Problem, TestsuiteError
+from .matching import DEFAULT_TIMEOUT
 from .model import Suite, pair_code
+from .outputs import advice
 from .outputs.model import Located, SystemOutputs
 from .outputs.readers import discover, read_aligned, read_ids, read_tsv, read_wmt, wmt_pair
+
+if TYPE_CHECKING:
+    from .evaluate import Evaluation
+
+
+@dataclass(frozen=True)
+class InputSpec:
+    """What to evaluate: the inputs every evaluating command takes.
+
+    Attributes:
+        outputs: System output files and folders (aligned text, WMT hypotheses or a whole
+            ``txt-ts`` folder, TSV keyed by item).
+        pair: Language pair; by default from WMT file names or the suite.
+        source: WMT source file the hypotheses translate.
+        ids: Item ids of aligned text files (default: the order of `testsuite sources`).
+        suite: Suite and rules files or folders; empty for the bundled suites.
+        encoding: Encoding of the output files.
+        timeout: Per-match regex time limit in seconds.
+        normalise: Typographic normalisation of outputs before matching (``typographic``,
+            ``nfkc``; see `testsuite.normalise`), or None: the published method.
+        repeated: For an item whose source occurs several times in a WMT source: use the
+            ``first`` occurrence's output (the published method), the ``last``, or require
+            that they ``agree`` (see `outputs.readers.read_wmt`).
+    """
+
+    outputs: tuple[Path, ...]
+    pair: str | None = None
+    source: Path | None = None
+    ids: Path | None = None
+    suite: tuple[Path, ...] = ()
+    encoding: str = "utf-8"
+    timeout: float = DEFAULT_TIMEOUT
+    normalise: str | None = None
+    repeated: str = "first"
+
+    def suite_paths(self) -> list[Path]:
+        """The suite to load: the named paths, or the bundled suites."""
+        from .bundled import bundled_suite_paths
+
+        return list(self.suite) or bundled_suite_paths()
+
+
+def load_evaluation(spec: InputSpec, progress: Callable[[int], None] | None = None,
+                    total: Callable[[int], None] | None = None) -> tuple[Suite, Evaluation]:
+    """Load the suite and the outputs a spec names, and judge every output.
+
+    Args:
+        spec: What to evaluate.
+        progress: Called with the number of outputs judged since the last call.
+        total: Called once with the number of outputs to judge, before judging.
+
+    Returns:
+        The suite and the evaluation.
+    """
+    from .evaluate import evaluate
+    from .loader import load_suite
+    from .normalise import profile
+    from .runs import is_run, load_run
+
+    normalise = profile(spec.normalise)
+    runs = [p for p in spec.outputs if is_run(p)]
+    if runs:
+        if len(spec.outputs) > 1:
+            raise TestsuiteError(Problem(
+                "a saved run is read on its own (to compare runs, use `testsuite compare "
+                "RUN RUN…`)", file=str(runs[0])))
+        run = load_run(runs[0], load_suite(list(spec.suite)) if spec.suite else None,
+                       timeout=spec.timeout, normalise=spec.normalise,
+                       renormalise=spec.normalise is not None)
+        if spec.pair and pair_code(spec.pair) not in run.evaluation.pairs:
+            raise TestsuiteError(Problem(f"the run has no {pair_code(spec.pair)} outputs (it "
+                                         f"has: {', '.join(run.evaluation.pairs)})",
+                                         file=str(runs[0])))
+        return run.suite, run.evaluation
+    suite = load_suite(spec.suite_paths())
+    systems, located = load_outputs(suite, list(spec.outputs), pair=spec.pair,
+                                    source=spec.source, ids=spec.ids, encoding=spec.encoding,
+                                    suite_paths=list(spec.suite), repeated=spec.repeated)
+    if total is not None:
+        total(sum(len(s.outputs) for s in systems))
+    evaluation = evaluate(suite, systems, timeout=spec.timeout, located=located,
+                          progress=progress, normalise=normalise)
+    return suite, evaluation
+
 
 
 def load_outputs(
@@ -19,6 +113,8 @@ def load_outputs(
     source: Path | None = None,
     ids: Path | None = None,
     encoding: str = "utf-8",
+    suite_paths: Sequence[Path] | None = None,
+    repeated: str = "first",
 ) -> tuple[list[SystemOutputs], dict[str, Located]]:
     """Read every system's outputs from files and folders.
 
@@ -34,9 +130,16 @@ def load_outputs(
         source: WMT source file the hypotheses translate.
         ids: Id list for aligned text (default: the suite order of `testsuite sources`).
         encoding: Encoding of the output files.
+        suite_paths: Where the suite was loaded from (to say so when nothing fits it).
+        repeated: Which occurrence of a repeated WMT source is used (see `InputSpec`).
 
     Returns:
         The outputs of each system, and where the items were located for WMT inputs.
+
+    Raises:
+        TestsuiteError: for unreadable or misaligned files, and for the natural mistakes of
+            `testsuite.outputs.advice` (the wrong suite, a missing WMT source, a results file
+            given as outputs, a pair the files do not have), each with the fix.
     """
     pair = pair_code(pair) if pair else None
     hyps, sources = discover(paths, pair)
@@ -45,7 +148,9 @@ def load_outputs(
             raise TestsuiteError(Problem("no such WMT source file", file=str(source)))
         sources = [source]
     if not hyps:
-        raise TestsuiteError(f"no system output files found in {', '.join(map(str, paths))}")
+        raise advice.missing_pair(paths, pair) if pair else TestsuiteError(
+            f"no system output files found in {', '.join(map(str, paths))}")
+    advice.check_not_results(hyps)
     by_pair: dict[str, list[Path]] = {}
     for hyp in hyps:
         named = wmt_pair(hyp)
@@ -68,9 +173,13 @@ def load_outputs(
             continue
         wmt_source = _source_for(sources, hyp_pair)
         if wmt_source is not None:
-            located[hyp_pair], read = read_wmt(items, wmt_source, text, hyp_pair, encoding)
+            located[hyp_pair], read = read_wmt(items, wmt_source, text, hyp_pair, encoding,
+                                               repeated)
+            if not located[hyp_pair].lines:
+                raise advice.nothing_located(wmt_source, hyp_pair, len(items), suite_paths)
             systems.extend(read)
         else:
+            advice.wmt_hypotheses_without_source(text, hyp_pair)
             order = read_ids(ids) if ids else [item.id for item in items]
             unknown = [i for i in order if i not in known]
             if unknown:

@@ -9,14 +9,18 @@ its file, line and item id; nothing stops at the first one.
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from .cache import read_json, write_json
 from .errors import Problem, TestsuiteError
 from .matching import CompiledRule, RegexCache
 from .model import VERDICTS, Item, Rule, Suite, Verdict, pair_code
+from .normalise import Profile
+from .outputs.advice import dfki_json
 from .templates import Expansion, expand
 from .yamlio import LINE, load_yaml
 
@@ -332,25 +336,93 @@ class _Reader:
                                              item.file, item.line, item.id, fatal=False))
 
 
-def load(paths: Iterable[Path | str]) -> LoadResult:
+def load(paths: Iterable[Path | str], *, cache: bool = True) -> LoadResult:
     """Load every suite and rules file named or below `paths`, collecting all problems.
+
+    Parsing YAML is the slowest part of a run's start; the result is kept in the user's
+    cache folder (`testsuite.cache`), keyed by the content of every file read, so an
+    unchanged suite loads from JSON in a fraction of the time and any edit (a new verdict
+    included) is read afresh.
 
     Args:
         paths: Files and folders; folders are searched recursively for ``*.yaml``/``*.yml``.
+        cache: Use and fill the parsed-suite cache.
 
     Returns:
         The suite (whatever could be read) with the list of problems.
     """
     checked = [Path(p) for p in paths]
-    reader = _Reader()
-    for path in checked:
-        if not path.exists():
-            reader.problems.append(Problem("no such file or folder", str(path)))
+    missing = [Problem("no such file or folder", str(p)) for p in checked if not p.exists()]
+    missing += [Problem("this is a DFKI items.json, not a suite: convert it with `testsuite "
+                        f"import-dfki {p} --out DIR`, then pass --suite DIR", str(p))
+                for p in checked if dfki_json(p)]
+    checked = [p for p in checked if not dfki_json(p)]
     files = yaml_files(p for p in checked if p.exists())
+    key = _content_key(files) if cache and not missing else None
+    if key is not None:
+        cached = _from_cache(key)
+        if cached is not None:
+            return cached
+    reader = _Reader()
+    reader.problems.extend(missing)
     for file in files:
         reader.read(file)
     reader.cross_check()
-    return LoadResult(reader.suite, reader.problems, files)
+    result = LoadResult(reader.suite, reader.problems, files)
+    if key is not None:
+        write_json(f"suite-{key}.json", _to_json(result))
+    return result
+
+
+#: Bumped whenever what the loader produces changes, so that old cache entries are not used.
+_CACHE_FORMAT = 1
+
+
+def _content_key(files: list[Path]) -> str | None:
+    """Hash of the names and bytes of every file (None if one cannot be read)."""
+    from . import __version__
+
+    digest = hashlib.blake2b(f"{_CACHE_FORMAT}|{__version__}".encode(), digest_size=16)
+    for file in files:
+        try:
+            data = file.read_bytes()
+        except OSError:
+            return None  # let the loader report it
+        digest.update(str(file.resolve()).encode("utf-8", "surrogateescape") + b"\0")
+        digest.update(len(data).to_bytes(8, "little") + data)
+    return digest.hexdigest()
+
+
+def _to_json(result: LoadResult) -> dict[str, Any]:
+    def rule(r: Rule) -> dict[str, Any]:
+        record = asdict(r)
+        record["verdicts"] = [asdict(v) for v in r.verdicts]
+        return record
+
+    return {"items": [asdict(i) for i in result.suite.items.values()],
+            "rules": [[pair, rule(r)] for (pair, _), r in result.suite.rules.items()],
+            "problems": [asdict(p) for p in result.problems],
+            "files": [str(f) for f in result.files]}
+
+
+def _from_cache(key: str) -> LoadResult | None:
+    data = read_json(f"suite-{key}.json")
+    if not isinstance(data, dict):
+        return None
+    try:
+        suite = Suite()
+        for record in data["items"]:
+            item = Item(**record)
+            suite.items[(item.pair, item.id)] = item
+        for pair, record in data["rules"]:
+            verdicts = tuple(Verdict(**v) for v in record.pop("verdicts"))
+            fields: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v
+                                      for k, v in record.items()}
+            suite.rules[(pair, record["item"])] = Rule(**fields, verdicts=verdicts)
+        problems = [Problem(**p) for p in data["problems"]]
+        return LoadResult(suite, problems, [Path(f) for f in data["files"]])
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return None
 
 
 def load_suite(paths: Iterable[Path | str]) -> Suite:
@@ -384,13 +456,14 @@ def regex_problems(suite: Suite, cache: RegexCache) -> list[Problem]:
     return problems
 
 
-def example_problems(suite: Suite, cache: RegexCache) -> list[Problem]:
+def example_problems(suite: Suite, cache: RegexCache, normalise: Profile | None = None
+                     ) -> list[Problem]:
     """Rule regression cases: each example must get the outcome it is labelled with."""
     problems = []
     for rule in suite.rules.values():
         # The examples guard the patterns: a verdict on an example must not hide a pattern
         # that no longer judges it as labelled.
-        compiled = CompiledRule(replace(rule, verdicts=()), cache)
+        compiled = CompiledRule(replace(rule, verdicts=()), cache, normalise=normalise)
         for expected, examples in (("pass", rule.examples_pass), ("fail", rule.examples_fail)):
             for example in examples:
                 got = compiled.judge(example)
@@ -401,12 +474,36 @@ def example_problems(suite: Suite, cache: RegexCache) -> list[Problem]:
     return problems
 
 
-def lint(paths: Iterable[Path | str]) -> LoadResult:
-    """Everything `testsuite lint` checks: loading problems and the rules' own examples."""
+def folded_problems(suite: Suite, normalise: Profile) -> list[Problem]:
+    """Rule parts a normalisation makes unmatchable: characters it folds away."""
+    problems = []
+    for rule in suite.rules.values():
+        parts = [("positive_regex", rule.positive_regex), ("negative_regex", rule.negative_regex)]
+        parts += [("positive token", t) for t in rule.positive_tokens]
+        parts += [("negative token", t) for t in rule.negative_tokens]
+        for what, text in parts:
+            chars = normalise.folded(text)
+            if chars:
+                shown = ", ".join(f"{c!r} (U+{ord(c):04X})" for c in chars)
+                problems.append(Problem(
+                    f"{what} contains {shown}, which the {normalise.name} normalisation "
+                    "folds away: with it, that part can never match", rule.file, rule.line,
+                    rule.item, fatal=False))
+    return problems
+
+
+def lint(paths: Iterable[Path | str], normalise: Profile | None = None) -> LoadResult:
+    """Everything `testsuite lint` checks: loading problems and the rules' own examples.
+
+    With a normalisation, the examples are judged under it and rule parts it makes
+    unmatchable are reported too.
+    """
     result = load(paths)
     cache = RegexCache()
     result.problems.extend(regex_problems(result.suite, cache))
-    result.problems.extend(example_problems(result.suite, cache))
+    result.problems.extend(example_problems(result.suite, cache, normalise))
+    if normalise is not None:
+        result.problems.extend(folded_problems(result.suite, normalise))
     from .verdicts.conflicts import disagreement_problems
 
     result.problems.extend(disagreement_problems(result.suite))

@@ -8,7 +8,7 @@ default VERSION0 flags it follows `re` semantics, which the DFKI rules were writ
 from __future__ import annotations
 
 import contextlib
-import os
+import math
 import pickle
 import sys
 from dataclasses import dataclass
@@ -17,8 +17,11 @@ from typing import Any
 
 import regex
 
+from .cache import cache_dir, trusted
+from .errors import TestsuiteError
 from .files import write_bytes
 from .model import DISAGREEMENT, Outcome, Rule, standing_verdicts
+from .normalise import Profile
 
 #: Default per-match time limit in seconds. Real rules match in microseconds; a pattern that
 #: needs more than this is almost certainly backtracking catastrophically.
@@ -39,6 +42,7 @@ REASON_NO_MATCH = "no-match"
 REASON_INVALID = "invalid-regex"
 REASON_TIMEOUT = "regex-timeout"
 REASON_NO_RULE = "no-rule"
+REASON_DISAGREE = "occurrences-disagree"  # a repeated source judged differently (--repeated agree)
 REASON_DISAGREEMENT = DISAGREEMENT  # annotators' verdicts on the output contradict
 
 
@@ -74,6 +78,8 @@ class RegexCache:
 
     @staticmethod
     def _load(path: Path) -> dict[str, Any]:
+        if not trusted(path):  # a pickle others can write could run their code
+            return {}
         try:
             with path.open("rb") as handle:
                 stored = pickle.load(handle)  # noqa: S301 - the user's own cache file
@@ -118,19 +124,11 @@ class RegexCache:
         merged = {**self._stored, **self._compiled}
         if len(merged) > MAX_CACHED:
             merged = dict(self._compiled)
-        with contextlib.suppress(OSError):
-            write_bytes(self._path, pickle.dumps(merged, protocol=pickle.HIGHEST_PROTOCOL))
+        with contextlib.suppress(OSError, TestsuiteError):
+            self._path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            write_bytes(self._path, pickle.dumps(merged, protocol=pickle.HIGHEST_PROTOCOL),
+                        private=True)
             self._stored, self._new = merged, 0
-
-
-def cache_dir() -> Path | None:
-    """Folder for caches: $TESTSUITE_CACHE_DIR, else $XDG_CACHE_HOME/testsuite, else
-    ~/.cache/testsuite. Setting TESTSUITE_CACHE_DIR to an empty string disables caching."""
-    configured = os.environ.get("TESTSUITE_CACHE_DIR")
-    if configured is not None:
-        return Path(configured) if configured else None
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "testsuite"
 
 
 def regex_error(pattern: str) -> str | None:
@@ -153,14 +151,20 @@ class CompiledRule:
         rule: The rule, or None for an item that has no rule (every output is a warning).
         cache: Shared compiled-pattern cache.
         timeout: Per-match time limit in seconds.
+        normalise: A typographic-equivalence profile applied to outputs before matching and
+            before comparing them with verdicts (`testsuite.normalise`); None, the published
+            method, matches the output as written.
     """
 
-    __slots__ = ("_pos", "_neg", "_pos_tokens", "_neg_tokens", "_verdicts", "_broken", "_timeout")
+    __slots__ = ("_pos", "_neg", "_pos_tokens", "_neg_tokens", "_verdicts", "_broken", "_timeout",
+                 "_normalise")
 
     _broken: str | None  # why every unverdicted output is a warning, if it is
 
-    def __init__(self, rule: Rule | None, cache: RegexCache, timeout: float = DEFAULT_TIMEOUT):
-        self._timeout = timeout
+    def __init__(self, rule: Rule | None, cache: RegexCache, timeout: float = DEFAULT_TIMEOUT,
+                 normalise: Profile | None = None):
+        self._timeout = check_timeout(timeout)
+        self._normalise = normalise
         self._broken = REASON_NO_RULE if rule is None else None
         self._pos = self._neg = None
         self._pos_tokens: tuple[str, ...] = ()
@@ -176,17 +180,26 @@ class CompiledRule:
         # SPEC step 4: tokens are stripped, and empty ones never match.
         self._pos_tokens = tuple(t.strip() for t in rule.positive_tokens if t.strip())
         self._neg_tokens = tuple(t.strip() for t in rule.negative_tokens if t.strip())
-        # Each annotator's latest verdict; contradicting annotators are a disagreement.
-        self._verdicts = standing_verdicts(rule.verdicts)
+        # Each annotator's latest verdict; contradicting annotators are a disagreement. With
+        # a normalisation, a verdict applies to every output equal to its output once both
+        # are normalised.
+        self._verdicts = standing_verdicts(rule.verdicts, key=self.key)
+
+    def key(self, output: str) -> str:
+        """What identifies an output for verdicts: stripped (and normalised, if asked)."""
+        if self._normalise is not None:
+            output = self._normalise.apply(output)
+        return output.strip()
 
     def judge(self, output: str) -> Judgement:
         """Judge one output (one line, trailing newline already removed)."""
         # 1. Missing.
-        stripped = output.strip()
-        if not stripped:
+        if not output.strip():
             return Judgement(Outcome.MISSING, REASON_MISSING)
+        if self._normalise is not None:
+            output = self._normalise.apply(output)
         # 2. Manual verdict on exactly this output.
-        verdict = self._verdicts.get(stripped)
+        verdict = self._verdicts.get(output.strip())
         if verdict == DISAGREEMENT:  # never settled silently: a person decides
             return Judgement(Outcome.WARNING, REASON_DISAGREEMENT)
         if verdict is not None:
@@ -215,6 +228,21 @@ class CompiledRule:
         return Judgement(Outcome.WARNING, kind[2] if pos else REASON_NO_MATCH)
 
 
-def judge(rule: Rule | None, output: str, timeout: float = DEFAULT_TIMEOUT) -> Judgement:
+def judge(rule: Rule | None, output: str, timeout: float = DEFAULT_TIMEOUT,
+          normalise: Profile | None = None) -> Judgement:
     """Judge a single output against a single rule (convenience for one-off use)."""
-    return CompiledRule(rule, RegexCache(), timeout).judge(output)
+    return CompiledRule(rule, RegexCache(), timeout, normalise).judge(output)
+
+
+def check_timeout(timeout: float) -> float:
+    """A per-match time limit must be a positive, finite number of seconds.
+
+    Raises:
+        TestsuiteError: for 0, negative, infinite or NaN limits (0 would turn every output
+            into a warning; a negative or NaN one would remove the limit).
+    """
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) \
+            or not math.isfinite(timeout) or timeout <= 0:
+        raise TestsuiteError(f"the regex time limit must be a positive number of seconds, "
+                             f"not {timeout!r}")
+    return float(timeout)

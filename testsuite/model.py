@@ -7,7 +7,7 @@ decision on one exact output; the result of judging is an *outcome*.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -144,7 +144,8 @@ class Suite:
         return len(self.items)
 
 
-def standing_verdicts(verdicts: Iterable[Verdict]) -> dict[str, str]:
+def standing_verdicts(verdicts: Iterable[Verdict],
+                     key: Callable[[str], str] | None = None) -> dict[str, str]:
     """The verdict in force on each decided output (keys stripped of white space).
 
     Several annotators may decide the same output; their decisions are never merged
@@ -155,20 +156,22 @@ def standing_verdicts(verdicts: Iterable[Verdict]) -> dict[str, str]:
 
     Args:
         verdicts: Verdicts in the order they were recorded.
+        key: What identifies an output (default: the output stripped of white space; with
+            a normalisation, the normalised output).
 
     Returns:
-        Output → ``pass``, ``fail`` or `DISAGREEMENT`.
+        Output (its key) → ``pass``, ``fail`` or `DISAGREEMENT`.
     """
     by_output: dict[str, dict[str | None, str]] = {}
     for verdict in verdicts:
-        key = verdict.output.strip()
+        output = key(verdict.output) if key is not None else verdict.output.strip()
         if verdict.settles:
-            by_output[key] = {}
-        by_output.setdefault(key, {})[verdict.annotator] = verdict.verdict
-    standing = {}
-    for key, latest in by_output.items():
+            by_output[output] = {}
+        by_output.setdefault(output, {})[verdict.annotator] = verdict.verdict
+    standing: dict[str, str] = {}
+    for output, latest in by_output.items():
         values = set(latest.values())
-        standing[key] = values.pop() if len(values) == 1 else DISAGREEMENT
+        standing[output] = values.pop() if len(values) == 1 else DISAGREEMENT
     return standing
 
 

@@ -1,16 +1,21 @@
-"""Saved runs: the outputs of an evaluation kept for later years' comparisons.
+"""Saved runs: the outputs of an evaluation kept for later, and read by every command.
 
 A run is a folder::
 
     runs/wmt21-de-en/
-      run.json        metadata: name, campaign, year, pairs, systems left out, hashes, …
-      items.jsonl     the items as they were: id, pair, category, phenomenon, source
+      run.json        metadata: name, campaign, year, pairs, the suite it was made with,
+                      systems left out, hashes, …
+      items.jsonl     the items as they were: id, pair, category, phenomenon, source, and a
+                      hash of the rule that judged them
       outputs.jsonl   every located output: pair, system, item, output
-      outcomes.jsonl  the outcomes at saving time (for the record)
+      outcomes.jsonl  the outcomes at saving time
 
-Loading a run *re-evaluates* its outputs with the current suite and rules, so that a
-verdict recorded this year also fixes last year's numbers. Items of the run that the
-current suite no longer has, or whose source sentence changed, are left out with a note.
+Loading a run *re-evaluates* it with the current suite and rules, so that a verdict recorded
+this year also fixes last year's numbers — but only where something changed: the outcomes of
+items whose rule (regexes, tokens, verdicts) is the same as when the run was saved are
+taken as saved, and only the others are judged again (`Run.rejudged` counts them). Items of
+the run that the current suite no longer has, or whose source sentence changed, are left
+out with a note.
 """
 
 from __future__ import annotations
@@ -24,9 +29,11 @@ from typing import TYPE_CHECKING, Any
 from . import __version__
 from .errors import Problem, TestsuiteError
 from .files import read_text, write_text
+from .matching import DEFAULT_TIMEOUT
 from .model import Suite
 from .outputs.model import SystemOutputs
-from .outputs.readers import normalise
+from .outputs.readers import source_key
+from .scoring.signature import rule_hash, suite_hash
 
 if TYPE_CHECKING:
     from .evaluate import Evaluation
@@ -47,7 +54,10 @@ class Run:
         excluded: Systems that did not translate the suite (as noted when saved).
         removed: Ids of items of the run that the current suite does not have.
         changed: Ids of items whose source sentence differs from the run's.
+        sources: The source sentence of every item, per pair.
+        rejudged: Items judged again because their rule changed since the run was saved.
         metadata: Everything in run.json.
+        suite: The suite the run was evaluated with now.
     """
 
     name: str
@@ -58,24 +68,48 @@ class Run:
     excluded: list[str] = field(default_factory=list)
     removed: dict[str, list[str]] = field(default_factory=dict)
     changed: dict[str, list[str]] = field(default_factory=dict)
+    sources: dict[str, dict[str, str]] = field(default_factory=dict)
+    rejudged: int = 0
     metadata: dict[str, Any] = field(default_factory=dict)
+    suite: Suite = field(default_factory=Suite)
 
     @property
     def label(self) -> str:
         """How the run is named in tables: its campaign, else its name."""
         return self.campaign or self.name
 
+    @property
+    def suite_paths(self) -> list[Path]:
+        """The suite files and folders the run was saved with (may have moved since)."""
+        return [Path(p) for p in self.metadata.get("suite") or []]
 
-def _lines(path: Path) -> list[dict[str, Any]]:
+
+def is_run(path: Path) -> bool:
+    """Whether `path` is a saved-run folder."""
+    return (Path(path) / RUN_FILE).is_file()
+
+
+def _records(path: Path, required: tuple[str, ...]) -> list[dict[str, Any]]:
+    """The JSON objects of a JSON-lines file, each with the `required` text fields."""
     problems = []
     records = []
     for number, line in enumerate(read_text(path).splitlines(), start=1):
         if not line.strip():
             continue
         try:
-            records.append(json.loads(line))
-        except json.JSONDecodeError as exc:
-            problems.append(Problem(f"not a JSON line: {exc.msg}", str(path), number))
+            record = json.loads(line)
+        except (json.JSONDecodeError, RecursionError) as exc:
+            problems.append(Problem(f"not a JSON line: {getattr(exc, 'msg', exc)}", str(path),
+                                    number))
+            continue
+        if not isinstance(record, dict):
+            problems.append(Problem("not a JSON object", str(path), number))
+            continue
+        wrong = [key for key in required if not isinstance(record.get(key), str)]
+        if wrong:
+            problems.append(Problem(f"needs text in {', '.join(wrong)}", str(path), number))
+            continue
+        records.append(record)
     if problems:
         raise TestsuiteError(problems)
     return records
@@ -87,7 +121,8 @@ def _jsonl(records: list[dict[str, Any]]) -> str:
 
 def save_run(path: Path, evaluation: Evaluation, suite: Suite, *,
              campaign: str | None = None, year: int | None = None,
-             name: str | None = None) -> Path:
+             name: str | None = None, suite_paths: list[Path] | None = None,
+             timeout: float = DEFAULT_TIMEOUT) -> Path:
     """Save an evaluation as a run folder (see the module docs).
 
     Args:
@@ -97,9 +132,10 @@ def save_run(path: Path, evaluation: Evaluation, suite: Suite, *,
         campaign: Campaign name such as ``wmt21``.
         year: Year; by default the first four-digit number in `campaign` or the name.
         name: Run name (default: the folder name).
+        suite_paths: The suite files and folders, recorded so that later commands need no
+            ``--suite``.
+        timeout: The regex time limit the outcomes were judged with.
     """
-    from .scores import suite_hash
-
     name = name or path.name
     systems = evaluation.inputs
     if year is None:
@@ -112,33 +148,46 @@ def save_run(path: Path, evaluation: Evaluation, suite: Suite, *,
                 break
     pairs = sorted({s.pair for s in systems})
     items = [{"id": i.id, "pair": i.pair, "category": i.category, "phenomenon": i.phenomenon,
-              "source": i.source} for pair in pairs for i in suite.items_of(pair)]
-    outputs = [{"pair": s.pair, "system": s.system, "item": item, "output": output}
-               for s in systems for item, output in s.outputs.items()]
+              "source": i.source, "rule": rule_hash(suite.rule_of(i))}
+             for pair in pairs for i in suite.items_of(pair)]
+    outputs: list[dict[str, Any]] = [
+        {"pair": s.pair, "system": s.system, "item": item, "output": output}
+        for s in systems for item, output in s.outputs.items()]
+    # With --repeated agree, the other occurrences' outputs of repeated items too.
+    outputs += [{"pair": s.pair, "system": s.system, "item": item, "output": text,
+                 "occurrence": k}
+                for s in systems for item, texts in s.occurrences.items()
+                for k, text in enumerate(texts[1:], start=1)]
+    columns = evaluation.columns
+    outcomes = [dict(zip(columns, values, strict=True))
+                for values in zip(*columns.values(), strict=True)]
     metadata = {
         "name": name, "campaign": campaign, "year": year, "pairs": pairs,
         "saved": dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat(),
         "engine": __version__, "suite_hashes": {p: suite_hash(suite, p) for p in pairs},
+        "suite": [str(Path(p).resolve()) for p in suite_paths or []],
+        "timeout": timeout, "normalise": evaluation.normalise,
         "systems": sorted({s.system for s in systems}),
         "excluded": [str(e) for e in evaluation.excluded],
         "excluded_systems": [e.system for e in evaluation.excluded],
         "located": {p: {"found": len(loc.lines), "not_found": len(loc.not_found),
-                        "source": loc.source_file} for p, loc in evaluation.located.items()},
+                        "not_found_items": loc.not_found, "source": loc.source_file}
+                    for p, loc in evaluation.located.items()},
     }
-    path.mkdir(parents=True, exist_ok=True)
     write_text(path / "items.jsonl", _jsonl(items))
     write_text(path / "outputs.jsonl", _jsonl(outputs))
-    write_text(path / "outcomes.jsonl",
-                 evaluation.results.to_json(orient="records", lines=True, force_ascii=False))
+    write_text(path / "outcomes.jsonl", _jsonl(outcomes))
     write_text(path / RUN_FILE, json.dumps(metadata, indent=2, ensure_ascii=False) + "\n")
     return path
 
 
-def load_run(path: Path, suite: Suite) -> Run:
-    """Load a run and re-evaluate its outputs with the current suite and rules."""
-    from .evaluate import evaluate
+def read_metadata(path: Path) -> dict[str, Any]:
+    """The run.json of a run folder.
 
-    if not (path / RUN_FILE).is_file():
+    Raises:
+        TestsuiteError: if the folder is not a run or its run.json is not a JSON object.
+    """
+    if not is_run(path):
         raise TestsuiteError(Problem(f"not a saved run: no {RUN_FILE} (save one with "
                                      "`testsuite evaluate … --save DIR`)", file=str(path)))
     try:
@@ -146,27 +195,85 @@ def load_run(path: Path, suite: Suite) -> Run:
     except json.JSONDecodeError as exc:
         raise TestsuiteError(Problem(f"not valid JSON: {exc.msg}", str(path / RUN_FILE),
                                      exc.lineno)) from None
-    saved_items = {(r["pair"], r["id"]): r for r in _lines(path / "items.jsonl")}
+    if not isinstance(metadata, dict):
+        raise TestsuiteError(Problem("not a run description (expected a JSON object)",
+                                     str(path / RUN_FILE)))
+    return metadata
+
+
+def load_run(path: Path, suite: Suite | None = None, timeout: float | None = None,
+             normalise: str | None = None, renormalise: bool = False) -> Run:
+    """Load a run and bring its outcomes up to date with the current suite and rules.
+
+    Args:
+        path: The run folder.
+        suite: The current suite; by default the one the run was saved with (its files as
+            they are now).
+        timeout: Regex time limit for outputs judged again (default: the run's).
+        normalise: With `renormalise`, the normalisation to match under instead of the
+            run's own (None: none); every output is then judged again.
+        renormalise: Use `normalise` rather than the normalisation the run was saved with.
+    """
+    from .evaluate import evaluate
+    from .loader import load_suite
+    from .normalise import profile
+
+    metadata = read_metadata(path)
+    matched_under = normalise if renormalise else metadata.get("normalise")
+    if suite is None:
+        paths = [Path(p) for p in metadata.get("suite") or []]
+        if not paths:
+            raise TestsuiteError(Problem("the run does not record its suite (saved by an "
+                                         "older version): pass --suite", file=str(path)))
+        suite = load_suite(paths)
+    saved_timeout = metadata.get("timeout", DEFAULT_TIMEOUT)
+    timeout = saved_timeout if timeout is None else timeout
+    saved_items = {(r["pair"], r["id"]): r for r in _records(
+        path / "items.jsonl", ("pair", "id", "source"))}
     removed: dict[str, list[str]] = {}
     changed: dict[str, list[str]] = {}
+    sources: dict[str, dict[str, str]] = {}
     usable: set[tuple[str, str]] = set()
+    unchanged: set[tuple[str, str]] = set()
     for key, record in saved_items.items():
         item = suite.items.get(key)
         if item is None:
             removed.setdefault(key[0], []).append(key[1])
-        elif normalise(item.source) != normalise(record["source"]):
+        elif source_key(item.source) != source_key(record["source"]):
             changed.setdefault(key[0], []).append(key[1])
         else:
             usable.add(key)
+            sources.setdefault(key[0], {})[key[1]] = item.source
+            if record.get("rule") == rule_hash(suite.rule_of(item)) \
+                    and timeout == saved_timeout and matched_under == metadata.get("normalise"):
+                unchanged.add(key)
     by_system: dict[tuple[str, str], dict[str, str]] = {}
-    for record in _lines(path / "outputs.jsonl"):
+    others: dict[tuple[str, str], dict[str, list[tuple[int, str]]]] = {}
+    for record in _records(path / "outputs.jsonl", ("pair", "system", "item", "output")):
         key = (record["pair"], record["item"])
-        if key in usable:
-            by_system.setdefault((record["pair"], record["system"]), {})[record["item"]] = \
-                record["output"]
-    systems = [SystemOutputs(system, pair, outputs, str(path))
-               for (pair, system), outputs in by_system.items()]
-    evaluation = evaluate(suite, systems)
+        if key not in usable:
+            continue
+        system = (record["pair"], record["system"])
+        if isinstance(record.get("occurrence"), int) and record["occurrence"] > 0:
+            others.setdefault(system, {}).setdefault(record["item"], []).append(
+                (record["occurrence"], record["output"]))
+        else:
+            by_system.setdefault(system, {})[record["item"]] = record["output"]
+    known = {}
+    outcomes = path / "outcomes.jsonl"
+    if unchanged and outcomes.is_file():
+        for record in _records(outcomes, ("pair", "item", "output", "outcome", "reason")):
+            if (record["pair"], record["item"]) in unchanged:
+                known[(record["pair"], record["item"], record["output"])] = (
+                    record["outcome"], record["reason"])
+    systems = [SystemOutputs(system, pair, outputs, str(path), {
+        item: [outputs[item], *(text for _, text in sorted(extra))]
+        for item, extra in others.get((pair, system), {}).items() if item in outputs})
+        for (pair, system), outputs in by_system.items()]
+    evaluation = evaluate(suite, systems, timeout=timeout, known=known,
+                          normalise=profile(matched_under))
+    rejudged = len(usable - {(p, i) for p, i, _ in known})
     return Run(metadata.get("name") or path.name, metadata.get("campaign"),
                metadata.get("year"), path, evaluation,
-               [e.system for e in evaluation.excluded], removed, changed, metadata)
+               [e.system for e in evaluation.excluded], removed, changed, sources, rejudged,
+               metadata, suite)

@@ -7,7 +7,7 @@ from pathlib import Path
 from .errors import TestsuiteError
 from .files import write_text
 from .model import Suite
-from .outputs.readers import normalise
+from .outputs.readers import source_key
 
 
 def source_lines(suite: Suite, pair: str) -> list[tuple[str, str]]:
@@ -20,7 +20,7 @@ def source_lines(suite: Suite, pair: str) -> list[tuple[str, str]]:
     if not items:
         raise TestsuiteError(f"the suite has no {pair} items (it has: "
                              f"{', '.join(suite.pairs) or 'none'})")
-    return [(item.id, normalise(item.source)) for item in items]
+    return [(item.id, source_key(item.source)) for item in items]
 
 
 def write_sources(suite: Suite, pair: str, out: Path) -> tuple[Path, Path]:

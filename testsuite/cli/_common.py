@@ -3,14 +3,89 @@
 
 from __future__ import annotations
 
+import contextlib
+import inspect
 from collections.abc import Callable
 from functools import wraps
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
 import typer
+from typer.core import TyperArgument, TyperCommand, TyperGroup
 
-app = typer.Typer(
+
+class Command(TyperCommand):
+    """Help in the style of manual pages: ``--format FORMAT``, ``OUTPUTS...``, flags bare.
+
+    Typer's default shows a type for every option (``<bool>``, ``<list[Path]>``) and wraps
+    required arguments in braces; users read usage lines like those of other Unix tools.
+    """
+
+    #: Help panels of the options every command shares (the rest stay under "Options").
+    PANELS = {"pair": "Inputs", "source": "Inputs", "ids": "Inputs", "suite": "Inputs",
+              "encoding": "Inputs", "timeout": "Inputs", "normalise": "Inputs",
+              "repeated": "Inputs",
+              **dict.fromkeys(("category", "phenomenon", "system", "fair", "test",
+                               "macro_test", "alpha", "correction", "clusters", "seed",
+                               "resamples"), "Scoring")}
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for param in self.params:
+            if param.param_type_name == "option" and param.name in self.PANELS \
+                    and getattr(param, "rich_help_panel", None) is None:
+                param.rich_help_panel = self.PANELS[param.name]  # type: ignore[attr-defined]
+            if param.param_type_name == "argument":
+                param.__class__ = _Argument
+            if param.metavar is None and getattr(param, "is_flag", False):
+                param.metavar = ""
+            elif param.metavar is None:
+                kind = str(getattr(getattr(param, "type_descriptor", None), "annotation", ""))
+                path = "Path" in kind and param.param_type_name == "option"
+                param.metavar = "PATH" if path else str(param.name).upper()
+
+    def get_help_option(self, ctx: Any) -> Any:
+        option = super().get_help_option(ctx)
+        if option is not None:
+            option.metavar = ""
+        return option
+
+    def collect_usage_pieces(self, ctx: Any) -> list[str]:
+        pieces = [self.options_metavar] if self.options_metavar else []
+        for param in self.get_params(ctx):
+            if param.param_type_name == "argument":
+                name = str(param.metavar) + ("..." if param.nargs != 1 else "")
+                pieces.append(name if param.required else f"[{name}]")
+        return pieces
+
+
+class _Argument(TyperArgument):
+    """An argument whose help shows its name only (the name says what it takes)."""
+
+    def display_type_rich(self, ctx: Any) -> str | None:
+        return None
+
+
+class Group(TyperGroup):
+    """The top-level help, with a bare ``--help`` as in `Command`."""
+
+    def get_help_option(self, ctx: Any) -> Any:
+        option = super().get_help_option(ctx)
+        if option is not None:
+            option.metavar = ""
+        return option
+
+
+class App(typer.Typer):
+    """The typer app whose commands all use `Command`."""
+
+    def command(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+        kwargs.setdefault("cls", Command)
+        return super().command(*args, **kwargs)
+
+
+app = App(
+    cls=Group,
     name="testsuite",
     help="Linguistically motivated test suites for machine translation: evaluate MT outputs "
     "phenomenon by phenomenon (pass / fail / warning / missing).",
@@ -39,6 +114,14 @@ IdsOption = Annotated[Path | None, typer.Option(
     show_default=False)]
 TimeoutOption = Annotated[float, typer.Option(help="Per-match regex time limit, seconds.")]
 EncodingOption = Annotated[str, typer.Option(help="Encoding of the output files.")]
+NormaliseOption = Annotated[str | None, typer.Option(
+    "--normalise", help="Match outputs under a typographic equivalence: typographic "
+    "(apostrophes, quotation marks, dashes, spaces, NFC) or nfkc. Off by default (the "
+    "published method); named in every signature and report.", show_default=False)]
+RepeatedOption = Annotated[str, typer.Option(
+    help="An item whose source occurs several times in a WMT source: use the first "
+    "occurrence's output (published), the last, or agree (outcomes must agree, else a "
+    "warning).")]
 QuietOption = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")]
 CategoryOption = Annotated[list[str] | None, typer.Option(
     help="Only this category (repeatable).", show_default=False)]
@@ -109,22 +192,128 @@ def _only_pair(pairs: list[str]) -> str:
     return pairs[0]
 
 
-def _run_evaluation(outputs: list[Path], pair: str | None, source: Path | None,
-                    ids: Path | None, suite: list[Path] | None, timeout: float, encoding: str,
-                    quiet: bool) -> Any:
+def _inject(command: F, name: str, first: list[inspect.Parameter],
+            last: list[inspect.Parameter], build: Callable[[dict[str, Any]], Any]) -> F:
+    """Replace a command's parameter `name` by options declared once elsewhere.
+
+    Typer reads a command's parameters from its signature: the wrapper shows `first`, the
+    command's other parameters, then `last`, and calls the command with `name` set to
+    ``build(values of first and last)``.
+    """
+    own = inspect.signature(command)
+    names = {p.name for p in first + last}
+    namespace = getattr(inspect.unwrap(command), "__globals__", {})
+
+    def resolved(parameter: inspect.Parameter) -> inspect.Parameter:
+        # Evaluate string annotations (from __future__ import annotations) for typer. Types
+        # that exist for type checkers only (the specs that decorators replace) stay text.
+        annotation = parameter.annotation
+        if isinstance(annotation, str):
+            with contextlib.suppress(NameError):
+                annotation = eval(annotation, namespace)  # noqa: S307 - our own source
+        # Keyword-only after injected positional ones (typer maps parameters by name).
+        kind = inspect.Parameter.KEYWORD_ONLY if first else parameter.kind
+        return parameter.replace(annotation=annotation, kind=kind)
+
+    rest = [resolved(p) for p in own.parameters.values() if p.name != name]
+
+    @wraps(command)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        values = {key: kwargs.pop(key) for key in list(kwargs) if key in names}
+        return command(*args, **{name: build(values)}, **kwargs)
+
+    wrapper.__signature__ = own.replace(  # type: ignore[attr-defined]
+        parameters=[*first, *rest, *last])
+    wrapper.__annotations__ = {}
+    return wrapper  # type: ignore[return-value]
+
+
+def _options(*specs: tuple[str, Any, Any]) -> list[inspect.Parameter]:
+    return [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=annotation,
+                              default=default) for name, annotation, default in specs]
+
+
+def with_inputs(command: F) -> F:
+    """Give a command the shared input options; it receives them as ``inputs: InputSpec``.
+
+    The outputs argument and ``--pair``, ``--source``, ``--ids``, ``--suite``,
+    ``--encoding``, ``--timeout`` are declared here once, so that every evaluating command
+    (and the triage UI) takes the same inputs with the same help and checks.
+    """
+    def build(values: dict[str, Any]) -> Any:
+        from ..inputs import InputSpec
+
+        return InputSpec(outputs=tuple(values["outputs"]), pair=values["pair"],
+                         source=values["source"], ids=values["ids"],
+                         suite=tuple(values["suite"] or ()), encoding=values["encoding"],
+                         timeout=values["timeout"], normalise=values["normalise"],
+                         repeated=values["repeated"])
+
+    outputs = inspect.Parameter("outputs", inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                                annotation=OutputsArgument)
+    return _inject(command, "inputs", [outputs], _options(
+        ("pair", PairOption, None), ("source", SourceOption, None), ("ids", IdsOption, None),
+        ("suite", SuiteOption, None), ("encoding", EncodingOption, "utf-8"),
+        ("timeout", TimeoutOption, 1.0), ("normalise", NormaliseOption, None),
+        ("repeated", RepeatedOption, "first")), build)
+
+
+FairOption = Annotated[bool, typer.Option(
+    "--fair/--no-fair", help="Fairness rule: only items without a warning or missing output "
+    "for any system (the published method).")]
+TestOption = Annotated[str, typer.Option(
+    help="Test of proportion rows: ztest (published) or paired (exact McNemar).")]
+MacroTestOption = Annotated[str | None, typer.Option(
+    "--macro-test", help="Test of macro-average rows: published (default with ztest: the "
+    "macro-average read as a proportion, approximate), stratified (paired Z-test with the "
+    "stratified variance) or bootstrap (default with paired).", show_default=False)]
+AlphaOption = Annotated[float, typer.Option(help="One-tailed significance level.")]
+CorrectionOption = Annotated[str, typer.Option(
+    help="Multiple-comparison correction: none, holm, bonferroni or fdr_bh.")]
+ClustersOption = Annotated[bool, typer.Option(
+    "--clusters", help="Also compute full clusters and rank ranges.")]
+SeedOption = Annotated[int, typer.Option(help="Seed of the paired bootstrap.")]
+ResamplesOption = Annotated[int, typer.Option(
+    help="Resamples of the paired bootstrap (its Monte Carlo error is reported).")]
+
+
+def with_scoring(command: F) -> F:
+    """Give a command the scoring options; it receives them as ``scoring: ScoreOptions``.
+
+    ``--fair/--no-fair``, ``--test``, ``--macro-test``, ``--alpha``, ``--correction``,
+    ``--clusters``, ``--seed``, ``--resamples`` and the ``--category``, ``--phenomenon``,
+    ``--system`` filters, declared once for `score`, `report`, `plot` and item analysis.
+    """
+    def build(values: dict[str, Any]) -> Any:
+        from ..scoring import ScoreOptions
+
+        return ScoreOptions(
+            fair=values["fair"], test=values["test"], macro_test=values["macro_test"],
+            alpha=values["alpha"],
+            correction=None if values["correction"] == "none" else values["correction"],
+            clusters=values["clusters"], seed=values["seed"], resamples=values["resamples"],
+            categories=tuple(values["category"] or ()) or None,
+            phenomena=tuple(values["phenomenon"] or ()) or None,
+            systems=tuple(values["system"] or ()) or None)
+
+    return _inject(command, "scoring", [], _options(
+        ("category", CategoryOption, None), ("phenomenon", PhenomenonOption, None),
+        ("system", SystemOption, None), ("fair", FairOption, True),
+        ("test", TestOption, "ztest"), ("macro_test", MacroTestOption, None),
+        ("alpha", AlphaOption, 0.05), ("correction", CorrectionOption, "none"),
+        ("clusters", ClustersOption, False), ("seed", SeedOption, 12345),
+        ("resamples", ResamplesOption, 10_000)), build)
+
+
+def _evaluate(inputs: Any, quiet: bool) -> Any:
+    """Load and judge what `inputs` (an `InputSpec`) names, with a progress bar on stderr."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
-    from ..evaluate import evaluate as run_evaluate
-    from ..inputs import load_outputs
+    from ..inputs import load_evaluation
 
-    loaded = _suite(suite)
-    systems, located = load_outputs(loaded, outputs, pair=pair, source=source, ids=ids,
-                                    encoding=encoding)
-    total = sum(len(s.outputs) for s in systems)
     with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
                   TimeElapsedColumn(), console=_console(stderr=True), disable=quiet,
                   transient=True) as bar:
-        task = bar.add_task("evaluating", total=total)
-        evaluation = run_evaluate(loaded, systems, timeout=timeout, located=located,
-                                  progress=lambda n: bar.advance(task, n))
-    return loaded, evaluation
+        task = bar.add_task("evaluating", total=None)
+        return load_evaluation(inputs, progress=lambda n: bar.advance(task, n),
+                               total=lambda n: bar.update(task, total=n))

@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from ._common import (
     CategoryOption,
-    IdsOption,
-    OutputsArgument,
     PairOption,
     PhenomenonOption,
     SourceOption,
@@ -18,23 +16,24 @@ from ._common import (
     SystemOption,
     _console,
     _escape,
+    _evaluate,
     _only_pair,
-    _run_evaluation,
     _suite,
     app,
     friendly,
+    with_inputs,
 )
+
+if TYPE_CHECKING:
+    from ..inputs import InputSpec
 
 
 @app.command(rich_help_panel="Resolve warnings")
 @friendly
+@with_inputs
 def export(
-    outputs: OutputsArgument,
+    inputs: InputSpec,
     out: Annotated[Path, typer.Option("--out", "-o", help="The sheet: FILE.csv or FILE.xlsx.")],
-    pair: PairOption = None,
-    source: SourceOption = None,
-    ids: IdsOption = None,
-    suite: SuiteOption = None,
     category: CategoryOption = None,
     phenomenon: PhenomenonOption = None,
     system: SystemOption = None,
@@ -58,14 +57,14 @@ def export(
 
         if not second:
             raise TestsuiteError("--sample needs --second: who re-decides it")
-        loaded = _suite(suite)
-        chosen = pair_code(pair) if pair else _only_pair(loaded.pairs)
+        loaded = _suite(list(inputs.suite))
+        chosen = pair_code(inputs.pair) if inputs.pair else _only_pair(loaded.pairs)
         rows = sample_rows(blind_sample(loaded, second, sample, seed, pair=chosen))
         write_sheet(out, rows)
         _console().print(f"wrote a blind sample of {len(rows)} decided outputs for "
                          f"{_escape(second)} to {_escape(str(out))}")
         return
-    loaded, evaluation = _run_evaluation(outputs, pair, source, ids, suite, 1.0, "utf-8", True)
+    loaded, evaluation = _evaluate(inputs, True)
     pending = pending_warnings(evaluation, loaded, categories=category, phenomena=phenomenon,
                                systems=system)
     by_item: dict[tuple[str, str], dict[str, list[str]]] = {}

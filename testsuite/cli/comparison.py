@@ -9,7 +9,10 @@ import typer
 
 from ._common import (
     CategoryOption,
+    MacroTestOption,
     PairOption,
+    ResamplesOption,
+    SeedOption,
     SuiteOption,
     SystemOption,
     _console,
@@ -34,8 +37,11 @@ def compare(
     system: SystemOption = None,
     category: CategoryOption = None,
     test: Annotated[str, typer.Option(
-        help="paired (McNemar / paired bootstrap; default) or ztest.")] = "paired",
+        help="paired (McNemar; default) or ztest for proportion rows.")] = "paired",
+    macro_test: MacroTestOption = None,
     alpha: Annotated[float, typer.Option(help="Two-sided significance level.")] = 0.05,
+    seed: SeedOption = 12345,
+    resamples: ResamplesOption = 10_000,
     format: Annotated[str, typer.Option(
         "--format", "-f", help="terminal, csv, json, latex or html.")] = "terminal",
     out: Annotated[Path | None, typer.Option(
@@ -43,7 +49,11 @@ def compare(
     regressions: Annotated[int, typer.Option(
         help="List up to N regressed items per system.")] = 0,
 ) -> None:
-    """Compare saved runs of the same systems across years (current rules applied)."""
+    """Compare saved runs of the same systems across years (current rules applied).
+
+    The suite is the one each run was saved with, as its files are now; --suite names
+    another (for example after moving the suite folder).
+    """
     from ..compare import CompareOptions
     from ..compare import compare as run_compare
     from ..errors import TestsuiteError
@@ -54,23 +64,23 @@ def compare(
     if format not in ("terminal", "csv", "json", "latex", "html"):
         raise TestsuiteError(f"--format must be terminal, csv, json, latex or html, not "
                              f"{format!r}")
-    if test not in ("paired", "ztest"):
-        raise TestsuiteError(f"--test must be paired or ztest, not {test!r}")
     mapping = []
     for entry in map_ or ():
         old, sep, new = entry.partition("=")
         if not sep or not old.strip() or not new.strip():
             raise TestsuiteError(f"--map takes OLD=NEW, not {entry!r}")
         mapping.append((old.strip(), new.strip()))
-    loaded = _suite(suite)
+    options = CompareOptions(test=test, macro_test=macro_test,  # type: ignore[arg-type]
+                             alpha=alpha, mapping=tuple(mapping),
+                             systems=tuple(system or ()) or None,
+                             categories=tuple(category or ()) or None, seed=seed,
+                             resamples=resamples)
+    loaded = _suite(suite) if suite else None
     saved = [load_run(path, loaded) for path in runs]
-    pairs = sorted(set.intersection(*(set(r.metadata.get("pairs") or []) for r in saved)))
+    pairs = sorted(set.intersection(*(set(r.evaluation.pairs) for r in saved)))
     chosen = pair_code(pair) if pair else _only_pair(pairs) if pairs else None
     if chosen is None:
         raise TestsuiteError("the runs have no language pair in common")
-    options = CompareOptions(test=test, alpha=alpha, mapping=tuple(mapping),  # type: ignore[arg-type]
-                             systems=tuple(system or ()) or None,
-                             categories=tuple(category or ()) or None)
     comparison = run_compare(saved, chosen, options)
     if format == "terminal" and out is None:
         print_comparison(comparison, _console(), regressions)

@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from ._common import (
     CategoryOption,
-    EncodingOption,
-    IdsOption,
-    OutputsArgument,
     PairOption,
     PhenomenonOption,
     SourceOption,
@@ -19,22 +16,23 @@ from ._common import (
     SystemOption,
     _console,
     _escape,
+    _evaluate,
     _only_pair,
-    _run_evaluation,
     _suite,
     app,
     friendly,
+    with_inputs,
 )
+
+if TYPE_CHECKING:
+    from ..inputs import InputSpec
 
 
 @app.command(rich_help_panel="Resolve warnings")
 @friendly
+@with_inputs
 def pending(
-    outputs: OutputsArgument,
-    pair: PairOption = None,
-    source: SourceOption = None,
-    ids: IdsOption = None,
-    suite: SuiteOption = None,
+    inputs: InputSpec,
     category: CategoryOption = None,
     phenomenon: PhenomenonOption = None,
     system: SystemOption = None,
@@ -46,13 +44,14 @@ def pending(
     from ..rule_edit import view_of
     from ..verdicts.queue import pending_warnings
 
-    loaded, evaluation = _run_evaluation(outputs, pair, source, ids, suite, 1.0, "utf-8", True)
+    loaded, evaluation = _evaluate(inputs, True)
     for entry in pending_warnings(evaluation, loaded, categories=category, phenomena=phenomenon,
                                   systems=system, order=order):
         rule = loaded.rules.get((entry.pair, entry.item))
         line = {**entry.as_dict(), "rule": view_of(rule),
                 "rule_file": rule.file if rule else None}
         typer.echo(json.dumps(line, ensure_ascii=False))
+
 
 @app.command(rich_help_panel="Resolve warnings")
 @friendly
@@ -179,12 +178,9 @@ def settle(
 
 @app.command(rich_help_panel="Resolve warnings")
 @friendly
+@with_inputs
 def suggest(
-    outputs: OutputsArgument,
-    pair: PairOption = None,
-    source: SourceOption = None,
-    ids: IdsOption = None,
-    suite: SuiteOption = None,
+    inputs: InputSpec,
     item: Annotated[list[str] | None, typer.Option(
         help="Only this item (repeatable).", show_default=False)] = None,
     accept: Annotated[bool, typer.Option(
@@ -198,7 +194,7 @@ def suggest(
     from ..verdicts.queue import evaluation_rows
     from ..verdicts.suggest import suggest as learn
 
-    loaded, evaluation = _run_evaluation(outputs, pair, source, ids, suite, 1.0, "utf-8", True)
+    loaded, evaluation = _evaluate(inputs, True)
     wanted = set(item or ())
     by_item: dict[tuple[str, str], dict[str, list[str]]] = {}
     for row_pair, row_item, row_system, row_output, _, _ in evaluation_rows(evaluation):
@@ -237,28 +233,22 @@ def suggest(
 
 @app.command(rich_help_panel="Resolve warnings")
 @friendly
+@with_inputs
 def triage(
-    outputs: OutputsArgument,
-    pair: PairOption = None,
-    source: SourceOption = None,
-    ids: IdsOption = None,
-    suite: SuiteOption = None,
+    inputs: InputSpec,
     annotator: Annotated[str | None, typer.Option(
         help="Who decides (default: your login name).", show_default=False)] = None,
     category: CategoryOption = None,
     phenomenon: PhenomenonOption = None,
     system: SystemOption = None,
     order: Annotated[str, typer.Option(help="impact (default) or suite.")] = "impact",
-    encoding: EncodingOption = "utf-8",
 ) -> None:
     """Resolve warnings in a full-screen terminal UI; every decision is saved at once."""
-    from ..bundled import bundled_suite_paths
     from ..tui import TriageOptions, run_triage
     from ..verdicts import default_annotator
 
     options = TriageOptions(
-        suite_paths=list(suite or bundled_suite_paths()), outputs=list(outputs), pair=pair,
-        source=source, ids=ids, encoding=encoding, annotator=annotator or default_annotator(),
+        inputs=inputs, annotator=annotator or default_annotator(),
         categories=tuple(category or ()), phenomena=tuple(phenomenon or ()),
         systems=tuple(system or ()), order=order)
     decided = run_triage(options)

@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from ._common import (
+    NormaliseOption,
     PairOption,
     SuiteOption,
     _console,
@@ -25,12 +26,18 @@ def lint(
     paths: Annotated[list[Path] | None, typer.Argument(
         help="Suite and rules files or folders. Default: the bundled suites.",
         show_default=False)] = None,
+    normalise: NormaliseOption = None,
 ) -> None:
-    """Check suites and rules: YAML, fields, ids, regexes, and each rule's own examples."""
+    """Check suites and rules: YAML, fields, ids, regexes, and each rule's own examples.
+
+    With --normalise, the examples are judged under that normalisation and rule parts it
+    makes unmatchable are reported.
+    """
     from ..bundled import bundled_suite_paths
     from ..loader import lint as run_lint
+    from ..normalise import profile
 
-    result = run_lint(paths or bundled_suite_paths())
+    result = run_lint(paths or bundled_suite_paths(), profile(normalise))
     console = _console()
     for problem in result.problems:
         console.print(f"[red]{'error' if problem.fatal else 'problem'}:[/] "

@@ -23,6 +23,7 @@ class NotTranslated:
     placeholder: str | None
     count: int
     total: int
+    pair: str = ""
 
     def __str__(self) -> str:
         what = f"the placeholder {self.placeholder!r}" if self.placeholder else "empty"
@@ -38,11 +39,11 @@ def not_translated(system: SystemOutputs, share: float = NOT_TRANSLATED_SHARE
         return None
     empty = sum(1 for o in outputs if not o)
     if empty > share * len(outputs):
-        return NotTranslated(system.system, None, empty, len(outputs))
+        return NotTranslated(system.system, None, empty, len(outputs), system.pair)
     line, count = Counter(o for o in outputs if o).most_common(1)[0] if empty < len(outputs) \
         else ("", 0)
     if count + empty > share * len(outputs) and count > empty:
-        return NotTranslated(system.system, line, count, len(outputs))
+        return NotTranslated(system.system, line, count, len(outputs), system.pair)
     return None
 
 

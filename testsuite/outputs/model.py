@@ -16,12 +16,15 @@ class SystemOutputs:
             not given (not located in its input) are absent; an empty string is an output
             the system left empty (`missing`).
         file: The file the outputs were read from.
+        occurrences: For items whose source occurs several times in a WMT source, with the
+            ``agree`` policy, the output of every occurrence (see `readers.read_wmt`).
     """
 
     system: str
     pair: str
     outputs: dict[str, str]
     file: str | None = None
+    occurrences: dict[str, list[str]] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -33,7 +36,11 @@ class Located:
         pair: Language pair.
         lines: 0-based line of each located item (the first occurrence of its source).
         not_found: Ids of items whose source sentence is not in the file.
-        repeated: Ids of items whose source occurs more than once (first occurrence used).
+        repeated: Ids of items whose source occurs more than once.
+        occurrences: Every 0-based line of each repeated item.
+        differing: Per system, the repeated items whose occurrences it translated
+            differently.
+        repeated_policy: Which occurrence was used: ``first``, ``last`` or ``agree``.
         total_lines: Number of lines of the source file.
     """
 
@@ -42,4 +49,7 @@ class Located:
     lines: dict[str, int] = field(default_factory=dict)
     not_found: list[str] = field(default_factory=list)
     repeated: list[str] = field(default_factory=list)
+    occurrences: dict[str, list[int]] = field(default_factory=dict)
+    differing: dict[str, list[str]] = field(default_factory=dict)
+    repeated_policy: str = "first"
     total_lines: int = 0

@@ -21,7 +21,7 @@ _WMT_SRC = re.compile(
 )
 
 
-def normalise(text: str) -> str:
+def source_key(text: str) -> str:
     """Normalise a sentence for locating it: Unicode NFC and white space folded to one space.
 
     NFC (not NFKC) so that only encodings of the same characters are merged; runs of any
@@ -160,27 +160,36 @@ def read_tsv(path: Path, pair: str, known: set[str] | None = None, encoding: str
 def locate(items: Sequence[Item], source: Path, pair: str, encoding: str = "utf-8") -> Located:
     """Find each item's source sentence in a WMT source file (normalised comparison)."""
     lines = read_lines(source, encoding)
-    first: dict[str, int] = {}
-    count: dict[str, int] = {}
+    where: dict[str, list[int]] = {}
     for index, line in enumerate(lines):
-        key = normalise(line)
-        first.setdefault(key, index)
-        count[key] = count.get(key, 0) + 1
+        where.setdefault(source_key(line), []).append(index)
     located = Located(str(source), pair, total_lines=len(lines))
     for item in items:
-        key = normalise(item.source)
-        if key in first:
-            located.lines[item.id] = first[key]
-            if count[key] > 1:
+        found = where.get(source_key(item.source))
+        if found:
+            located.lines[item.id] = found[0]
+            if len(found) > 1:
                 located.repeated.append(item.id)
+                located.occurrences[item.id] = list(found)
         else:
             located.not_found.append(item.id)
     return located
 
 
+#: What to do with an item whose source occurs more than once in a WMT source file.
+REPEATED = ("first", "last", "agree")
+
+
 def read_wmt(items: Sequence[Item], source: Path, hyps: Sequence[Path], pair: str,
-             encoding: str = "utf-8") -> tuple[Located, list[SystemOutputs]]:
+             encoding: str = "utf-8", repeated: str = "first"
+             ) -> tuple[Located, list[SystemOutputs]]:
     """Read WMT ``txt-ts`` hypotheses: locate the items in the source, take those lines.
+
+    An item whose source sentence occurs more than once was translated once per occurrence,
+    not always the same way; `Located.differing` names the systems and items where the
+    translations differ. `repeated` chooses which one is the item's output: ``first`` (the
+    published method), ``last``, or ``agree`` (every occurrence is judged, and an item whose
+    occurrences get different outcomes is a warning for a person to decide).
 
     Args:
         items: The suite's items of this pair.
@@ -188,22 +197,40 @@ def read_wmt(items: Sequence[Item], source: Path, hyps: Sequence[Path], pair: st
         hyps: Hypothesis files, line-aligned with `source`.
         pair: Language pair.
         encoding: Encoding of all files.
+        repeated: ``first``, ``last`` or ``agree``.
 
     Raises:
         TestsuiteError: for hypothesis files whose line count differs from the source's.
     """
+    if repeated not in REPEATED:
+        raise TestsuiteError(f"repeated must be one of {', '.join(REPEATED)}, not {repeated!r}")
     located = locate(items, source, pair, encoding)
+    located.repeated_policy = repeated
+    wanted = dict(located.lines)
+    for item, lines in located.occurrences.items():
+        wanted.update({f"{item}\0{k}": line for k, line in enumerate(lines[1:], start=1)})
     systems = []
     problems = []
     for hyp in hyps:
-        count, outputs = read_selected_lines(hyp, located.lines, located.total_lines, encoding)
+        count, outputs = read_selected_lines(hyp, wanted, located.total_lines, encoding)
         if count != located.total_lines:
             problems.append(Problem(
                 f"has {count} lines but the source {source.name} has {located.total_lines}: "
                 "hypothesis files must be line-aligned with the source they translate",
                 file=str(hyp)))
             continue
-        systems.append(SystemOutputs(system_name(hyp), pair, outputs, str(hyp)))
+        system = SystemOutputs(system_name(hyp), pair, {}, str(hyp))
+        for item, lines in located.occurrences.items():
+            texts = [outputs.pop(f"{item}\0{k}") if k else outputs[item]
+                     for k in range(len(lines))]
+            if len({t.strip() for t in texts}) > 1:
+                located.differing.setdefault(system.system, []).append(item)
+            if repeated == "last":
+                outputs[item] = texts[-1]
+            elif repeated == "agree":
+                system.occurrences[item] = texts
+        system.outputs = outputs
+        systems.append(system)
     if problems:
         raise TestsuiteError(problems)
     return located, systems

@@ -74,7 +74,8 @@ def print_comparison(comparison: Comparison, console: Console, regressions: int 
                          end_section=last_category)
         console.print(grid)
     console.print("▲/▼: significant change from the previous run "
-                  f"(two-sided, {comparison.signature.split('|')[3]}).")
+                  f"(two-sided, {escape(comparison.signature.get('test') or '')} test, "
+                  f"α = {escape(comparison.signature.get('alpha') or '')}).")
     best = Table(title="Best system of each run against the best of the earlier runs",
                  title_justify="left")
     for column in ("run", "best system", "accuracy", "earlier best", "change", "p"):
@@ -112,7 +113,7 @@ def print_comparison(comparison: Comparison, console: Console, regressions: int 
             console.print(listing)
     for note in comparison.notes:
         console.print(f"note: {escape(note)}")
-    console.print(f"[dim]{escape(comparison.signature)}[/]")
+    console.print(f"[dim]{escape(str(comparison.signature))}[/]")
 
 
 def _nan(value: Any) -> bool:
@@ -130,7 +131,9 @@ def comparison_json(comparison: Comparison) -> dict[str, Any]:
 
     return {"pair": comparison.pair, "runs": comparison.runs, "systems": comparison.systems,
             "names": comparison.names, "items": comparison.items, "notes": comparison.notes,
-            "signature": comparison.signature, "rows": records(comparison.table),
+            "not_compared": comparison.not_compared,
+            "signature": str(comparison.signature), "options": comparison.signature.fields,
+            "rows": records(comparison.table),
             "best": records(comparison.best), "changes": records(comparison.changes)}
 
 

@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     from ..compare import Comparison
     from ..evaluate import Evaluation
     from ..model import Suite
-    from ..scores import Scores
+    from ..scoring import Scores
 
 TEMPLATES = Path(__file__).parent / "templates"
 OUTCOMES = ("pass", "fail", "warning", "missing")
@@ -346,7 +346,7 @@ def comparison_html(comparison: Comparison, title: str | None = None) -> str:
              {str(k): v for k, v in r.items()} for r in comparison.table.to_dict("records")}
     rows = _comparison_rows(comparison)
     plain = comparison_json(comparison)
-    signed = dict(part.split(":", 1) for part in comparison.signature.split("|") if ":" in part)
+    signed = comparison.signature.fields
     template = _environment().get_template("compare.html.j2")
     return template.render(
         title=title, c=comparison, rows=rows, cells=cells, best=plain["best"],

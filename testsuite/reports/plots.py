@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-    from ..scores import Scores
+    from ..scoring import Scores
 
 #: ColorBrewer RdYlBu (11 classes, the darkest blue left out so that the many 100 % cells
 #: stay light enough to read), red at 0 % to blue at 100 %: colour-blind safe.

@@ -6,18 +6,23 @@ score table. Every renderer takes the data plus options and returns text.
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import math
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..scoring.scores import LEVELS
 from .tables import Cell, PaperTable, paper_tables, split_table
 
 if TYPE_CHECKING:
-    from ..scores import Scores
+    from ..scoring import Scores
 
 TEMPLATES = Path(__file__).parent / "templates"
 FORMATS = ("terminal", "csv", "json", "markdown", "latex")
+WHICH = ("categories", "phenomena", "both")
 
 _TEX_SPECIALS = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
                  "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}",
@@ -55,13 +60,29 @@ def _environment(kind: str) -> Any:
     env.filters["pct"] = percent
     if kind == "latex":
         env.filters["tex"] = tex_escape
-        env.filters["cell"] = lambda c: (rf"\textbf{{{percent(c.accuracy)}}}" if c.bold
-                                         else percent(c.accuracy))
+        env.filters["cell"] = lambda c: (
+            (rf"\textbf{{{percent(c.accuracy)}}}" if c.bold else percent(c.accuracy))
+            + (rf"\textsuperscript{{{tex_escape(cluster_mark(c))}}}" if c.ranks else ""))
     else:
         env.filters["md"] = md_escape
-        env.filters["cell"] = lambda c: (f"**{percent(c.accuracy)}**" if c.bold
-                                         else percent(c.accuracy))
+        env.filters["cell"] = lambda c: (
+            (f"**{percent(c.accuracy)}**" if c.bold else percent(c.accuracy))
+            + (f" ({cluster_mark(c)})" if c.ranks else ""))
     return env
+
+
+def cluster_mark(cell: Cell) -> str:
+    """Full cluster and rank range of a cell, e.g. ``c1, 1–3`` (empty if not computed)."""
+    if cell.ranks is None or cell.cluster is None:
+        return ""
+    best, worst = cell.ranks
+    ranks = str(best) if best == worst else f"{best}–{worst}"
+    return f"c{cell.cluster}, {ranks}"
+
+
+#: What the cluster marks mean, for the legends of every rendering.
+CLUSTER_LEGEND = ("(cN, a–b): full performance cluster N and rank range a–b from "
+                  "head-to-head tests")
 
 
 def render_tables(tables: list[PaperTable], kind: str) -> str:
@@ -70,55 +91,111 @@ def render_tables(tables: list[PaperTable], kind: str) -> str:
     template = env.get_template("table.tex.j2" if kind == "latex" else "table.md.j2")
     if kind == "latex":  # a table taller than a page does not float; split it
         tables = [part for table in tables for part in split_table(table)]
-    parts = [template.render(table=t, shade=t.title.startswith("Accuracy per phenomenon"))
-             for t in tables]
+    parts = [template.render(table=t, shade=t.title.startswith("Accuracy per phenomenon"),
+                             legend=CLUSTER_LEGEND) for t in tables]
     return "\n".join(parts)
 
 
 def scores_json(scores: Scores) -> dict[str, Any]:
-    """Per row and system: accuracy, passes, items, first cluster (and bounds, clusters)."""
+    """Per row and system: accuracy, passes, items, first cluster, p-value, bounds, interval
+    (and cluster and rank range when computed); with coverage, dropped rows and notes."""
     rows = []
-    for (level, category, phenomenon), part in scores.table.groupby(
-            ["level", "category", "phenomenon"], sort=False):
+    for row in scores.table_rows:
         systems = {}
-        for record in part.to_dict("records"):
-            entry = {k: record[k] for k in ("accuracy", "passes", "items", "first_cluster",
-                                            "lower", "upper")}
-            for key in ("cluster", "rank_best", "rank_worst"):
-                if key in record and record[key] == record[key]:
-                    entry[key] = int(record[key])
-            systems[record["system"]] = {k: (None if isinstance(v, float) and math.isnan(v)
-                                             else v) for k, v in entry.items()}
-        rows.append({"level": level, "category": category or None,
-                     "phenomenon": phenomenon or None,
-                     "items": int(part["items"].iloc[0]), "systems": systems})
+        for index, system in enumerate(scores.systems):
+            entry: dict[str, Any] = {
+                "accuracy": float(row.accuracy[index]), "passes": int(row.passes[index]),
+                "first_cluster": bool(row.first_cluster[index]),
+                "p_value": _finite(row.p_value[index]), "lower": _finite(row.lower[index]),
+                "upper": _finite(row.upper[index]), "ci_low": _finite(row.ci_low[index]),
+                "ci_high": _finite(row.ci_high[index])}
+            if row.cluster is not None and row.rank_best is not None \
+                    and row.rank_worst is not None:
+                entry.update(cluster=int(row.cluster[index]),
+                             rank_best=int(row.rank_best[index]),
+                             rank_worst=int(row.rank_worst[index]))
+            systems[system] = entry
+        rows.append({"level": row.level, "category": row.category or None,
+                     "phenomenon": row.phenomenon or None, "items": row.items,
+                     "located": row.located, "systems": systems})
     coverage = scores.coverage
     return {
-        "pair": scores.pair, "signature": scores.signature, "fair": scores.options.fair,
-        "test": scores.options.test, "alpha": scores.options.alpha,
-        "systems": scores.systems,
+        "pair": scores.pair, "signature": str(scores.signature),
+        "options": scores.signature.fields, "fair": scores.options.fair,
+        "test": scores.options.test, "macro_test": scores.options.macro,
+        "alpha": scores.options.alpha, "systems": scores.systems,
         "coverage": {"items": coverage.items, "entered": coverage.entered,
                      "not_located": coverage.not_located,
+                     "not_located_items": [i for i, _, _ in scores.matrix.not_located],
                      "with_warning": coverage.with_warning,
                      "with_missing": coverage.with_missing, "warnings": coverage.warnings,
                      "missing": coverage.missing},
+        "dropped": [{"level": d.level, "category": d.category,
+                     "phenomenon": d.phenomenon or None, "located": d.located,
+                     "with_warning": d.with_warning, "with_missing": d.with_missing}
+                    for d in scores.dropped],
+        "notes": [{"text": n.text, "levels": list(n.levels)} for n in scores.notes],
         "rows": rows,
     }
 
 
+def _finite(value: float) -> float | None:
+    number = float(value)
+    return None if math.isnan(number) or math.isinf(number) else number
+
+
+CSV_COLUMNS = ("pair", "level", "category", "phenomenon", "system", "passes", "items",
+               "located", "accuracy", "first_cluster", "p_value", "lower", "upper", "ci_low",
+               "ci_high", "cluster", "rank_best", "rank_worst", "signature")
+
+
+def scores_csv(scores_list: list[Scores]) -> str:
+    """One CSV line per (pair, row, system), with the signature of its scores."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for scores in scores_list:
+        document = scores_json(scores)
+        for row in document["rows"]:
+            for system, entry in row["systems"].items():
+                writer.writerow([
+                    scores.pair, row["level"], row["category"] or "", row["phenomenon"] or "",
+                    system, entry["passes"], row["items"], row["located"],
+                    repr(entry["accuracy"]), entry["first_cluster"],
+                    *("" if entry[k] is None else repr(entry[k])
+                      for k in ("p_value", "lower", "upper", "ci_low", "ci_high")),
+                    *(entry.get(k, "") for k in ("cluster", "rank_best", "rank_worst")),
+                    document["signature"]])
+    return buffer.getvalue()
+
+
 def render(scores_list: list[Scores], kind: str, which: str = "both") -> str:
-    """The report of one or more pairs in a file format (csv, json, markdown, latex)."""
+    """The report of one or more pairs in a file format (csv, json, markdown, latex).
+
+    `which` chooses the paper tables (``categories``, ``phenomena`` or ``both``) of every
+    format: CSV and JSON keep the rows of the levels those tables show.
+    """
+    if which not in WHICH:
+        raise ValueError(f"which must be one of {', '.join(WHICH)}")
+    if kind in ("json", "csv"):
+        scores_list = [_only(s, which) for s in scores_list]
     if kind == "json":
         documents = [scores_json(s) for s in scores_list]
         return json.dumps(documents[0] if len(documents) == 1 else documents, indent=2,
                           ensure_ascii=False) + "\n"
     if kind == "csv":
-        import pandas as pd
-
-        frames = [s.table.assign(pair=s.pair, signature=s.signature) for s in scores_list]
-        return str(pd.concat(frames, ignore_index=True).to_csv(index=False))
+        return scores_csv(scores_list)
     tables = [t for s in scores_list for t in paper_tables(s, which)]
     return render_tables(tables, kind)
 
 
-__all__ = ["FORMATS", "Cell", "render", "render_tables", "scores_json", "tex_escape"]
+def _only(scores: Scores, which: str) -> Scores:
+    """The scores with only the rows of the chosen tables' levels."""
+    levels = {"categories": ("category", "micro", "category-macro"),
+              "phenomena": ("category", "phenomenon", "micro", "phenomenon-macro"),
+              "both": LEVELS}[which]
+    return replace(scores, table_rows=[r for r in scores.table_rows if r.level in levels])
+
+
+__all__ = ["CLUSTER_LEGEND", "FORMATS", "Cell", "cluster_mark", "render", "render_tables",
+           "scores_csv", "scores_json", "tex_escape"]

@@ -13,7 +13,8 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
-    from ..scores import Scores
+    from ..scoring import ScoreRow, Scores
+    from ..scoring.signature import Signature
 
 RowKind = Literal["category", "phenomenon", "average"]
 AVERAGE_LABELS = {"micro": "micro-average", "category-macro": "category macro-average",
@@ -22,52 +23,69 @@ AVERAGE_LABELS = {"micro": "micro-average", "category-macro": "category macro-av
 
 @dataclass(frozen=True)
 class Cell:
-    """One accuracy of one system in one row (None when the row has no value)."""
+    """One system's value in one row (accuracy None when the row has no value).
+
+    Attributes:
+        accuracy: The accuracy.
+        bold: In the row's first performance cluster.
+        lower, upper: Bounds while warnings are open.
+        ci_low, ci_high: 95 % confidence interval.
+        p_value: One-tailed p-value of the best system against this one (None for the best).
+        cluster: Full cluster number, if computed.
+        ranks: (best, worst) rank, if computed.
+    """
 
     accuracy: float | None
     bold: bool = False
     lower: float | None = None
     upper: float | None = None
+    ci_low: float | None = None
+    ci_high: float | None = None
+    p_value: float | None = None
+    cluster: int | None = None
+    ranks: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True)
 class Row:
-    """A row: its label, kind, item count, one cell per system and the mean over systems."""
+    """A row: its label, kind, item count, one cell per system and the mean over systems.
+
+    ``dropped`` says why a row has no values (none of its items entered the scores).
+    """
 
     label: str
     kind: RowKind
     items: int
     cells: tuple[Cell, ...]
     average: float | None
+    category: str = ""
+    phenomenon: str = ""
+    located: int = 0
+    dropped: str = ""
 
 
 @dataclass(frozen=True)
 class PaperTable:
-    """A whole table with what must be printed around it."""
+    """A whole table with what must be printed around it.
+
+    Attributes:
+        notes: Sentences every rendering shows under the table (coverage first).
+        clusters: Whether the cells carry full clusters and rank ranges.
+    """
 
     title: str
     pair: str
     systems: tuple[str, ...]
     rows: tuple[Row, ...]
-    signature: str
-    note: str
+    signature: Signature
+    notes: tuple[str, ...]
     fair: bool
+    clusters: bool = False
 
-
-def _row(scores: Scores, level: str, category: str, phenomenon: str, label: str,
-         kind: RowKind) -> Row | None:
-    table = scores.table
-    part = table[(table["level"] == level) & (table["category"] == category)
-                 & (table["phenomenon"] == phenomenon)].set_index("system")
-    if part.empty:
-        return None
-    records = part.to_dict("index")
-    cells = tuple(Cell(float(records[s]["accuracy"]), bool(records[s]["first_cluster"]),
-                       _number(records[s]["lower"]), _number(records[s]["upper"]))
-                  for s in scores.systems)
-    values = [c.accuracy for c in cells if c.accuracy is not None]
-    return Row(label, kind, int(part["items"].iloc[0]), cells,
-               sum(values) / len(values) if values else None)
+    @property
+    def note(self) -> str:
+        """All notes as one text (for one-line renderings such as a caption)."""
+        return "; ".join(self.notes)
 
 
 def _number(value: Any) -> float | None:
@@ -75,42 +93,79 @@ def _number(value: Any) -> float | None:
     return None if number != number else number  # NaN → None
 
 
+def _row(scores: Scores, row: ScoreRow, label: str, kind: RowKind) -> Row:
+    ranks = (row.rank_best, row.rank_worst)
+    cells = tuple(Cell(
+        float(row.accuracy[i]), bool(row.first_cluster[i]), _number(row.lower[i]),
+        _number(row.upper[i]), _number(row.ci_low[i]), _number(row.ci_high[i]),
+        _number(row.p_value[i]), None if row.cluster is None else int(row.cluster[i]),
+        None if ranks[0] is None or ranks[1] is None else (int(ranks[0][i]), int(ranks[1][i])))
+        for i in range(len(scores.systems)))
+    return Row(label, kind, row.items, cells, float(row.accuracy.mean()), row.category,
+               row.phenomenon, row.located)
+
+
+def _dropped(scores: Scores, level: str, category: str, phenomenon: str, label: str,
+             kind: RowKind) -> Row | None:
+    for dropped in scores.dropped:
+        if (dropped.level, dropped.category, dropped.phenomenon) == (level, category,
+                                                                     phenomenon):
+            cells = tuple(Cell(None) for _ in scores.systems)
+            return Row(label, kind, 0, cells, None, category, phenomenon, dropped.located,
+                       str(dropped))
+    return None
+
+
 def _averages(scores: Scores, levels: tuple[str, ...]) -> list[Row]:
-    rows = [_row(scores, level, "", "", AVERAGE_LABELS[level], "average") for level in levels]
-    return [r for r in rows if r is not None]
+    return [_row(scores, row, AVERAGE_LABELS[level], "average") for level in levels
+            for row in scores.level(level)]
 
 
-def _frame(scores: Scores, title: str, rows: list[Row]) -> PaperTable:
-    note = str(scores.coverage)
-    if not scores.options.fair:
-        note += "; WITHOUT the fairness rule: warnings and missing outputs count as not passed"
+def _frame(scores: Scores, title: str, rows: list[Row], levels: tuple[str, ...]
+           ) -> PaperTable:
+    notes = (str(scores.coverage), *(str(n) for n in scores.notes if n.concerns(levels)))
     return PaperTable(title, scores.pair, tuple(scores.systems), tuple(rows), scores.signature,
-                      note, scores.options.fair)
+                      notes, scores.options.fair, scores.options.clusters)
+
+
+def _categories(scores: Scores) -> list[str]:
+    """Categories in suite order, scored or dropped."""
+    return list(dict.fromkeys(scores.matrix.categories))
+
+
+def _row_or_dropped(scores: Scores, level: str, category: str, phenomenon: str, label: str,
+                    kind: RowKind) -> Row | None:
+    found = scores.row(level, category, phenomenon)
+    if found is not None:
+        return _row(scores, found, label, kind)
+    return _dropped(scores, level, category, phenomenon, label, kind)
 
 
 def category_table(scores: Scores) -> PaperTable:
     """Accuracy per category, then the micro- and category macro-average."""
-    categories = scores.table.loc[scores.table["level"] == "category", "category"]
-    rows = [_row(scores, "category", c, "", c, "category") for c in dict.fromkeys(categories)]
-    rows_kept = [r for r in rows if r is not None]
-    rows_kept += _averages(scores, ("micro", "category-macro"))
-    return _frame(scores, f"Accuracy per category ({scores.pair})", rows_kept)
+    rows = [_row_or_dropped(scores, "category", c, "", c, "category")
+            for c in _categories(scores)]
+    kept = [r for r in rows if r is not None]
+    kept += _averages(scores, ("micro", "category-macro"))
+    return _frame(scores, f"Accuracy per category ({scores.pair})", kept,
+                  ("category", "micro", "category-macro"))
 
 
 def phenomenon_table(scores: Scores) -> PaperTable:
     """Accuracy per phenomenon under a category row, then the averages."""
-    table = scores.table
-    phenomena = table.loc[table["level"] == "phenomenon", ["category", "phenomenon"]]
+    matrix = scores.matrix
+    phenomena = list(dict.fromkeys(zip(matrix.categories, matrix.phenomena, strict=True)))
     rows: list[Row | None] = []
-    for category in dict.fromkeys(phenomena["category"]):
-        rows.append(_row(scores, "category", category, "", category, "category"))
-        for phenomenon in dict.fromkeys(phenomena.loc[phenomena["category"] == category,
-                                                      "phenomenon"]):
-            rows.append(_row(scores, "phenomenon", category, phenomenon, phenomenon,
-                             "phenomenon"))
+    for category in _categories(scores):
+        rows.append(_row_or_dropped(scores, "category", category, "", category, "category"))
+        for of, phenomenon in phenomena:
+            if of == category:
+                rows.append(_row_or_dropped(scores, "phenomenon", category, phenomenon,
+                                            phenomenon, "phenomenon"))
     kept = [r for r in rows if r is not None]
     kept += _averages(scores, ("micro", "phenomenon-macro"))
-    return _frame(scores, f"Accuracy per phenomenon ({scores.pair})", kept)
+    return _frame(scores, f"Accuracy per phenomenon ({scores.pair})", kept,
+                  ("category", "phenomenon", "micro", "phenomenon-macro"))
 
 
 def split_table(table: PaperTable, max_rows: int = 48) -> list[PaperTable]:

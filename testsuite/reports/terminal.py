@@ -1,31 +1,56 @@
-"""Rich terminal rendering of an evaluation."""
+"""Rich terminal rendering of an evaluation and of the paper tables."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal
 
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
+
+from .render import percent
 
 if TYPE_CHECKING:
     from ..evaluate import Evaluation
-    from .tables import PaperTable
+    from .tables import Cell, PaperTable
 
 OUTCOME_STYLES = {"pass": "green", "fail": "red", "warning": "yellow", "missing": "magenta"}
 
 
-def print_evaluation(evaluation: Evaluation, console: Console) -> None:
-    """Print the outcome counts per system and what was noticed about the inputs."""
+def print_evaluation(evaluation: Evaluation, console: Console, not_located: bool = False
+                     ) -> None:
+    """Print the outcome counts per system and what was noticed about the inputs.
+
+    Args:
+        evaluation: The evaluation.
+        console: Where to print.
+        not_located: Also list the ids of the items not found in a WMT source.
+    """
     for located in evaluation.located.values():
         found = len(located.lines)
         total = found + len(located.not_found)
         console.print(f"{located.pair}: located {found} of {total} items in "
                       f"{escape(located.source_file)}"
-                      + (f"; {len(located.not_found)} not found (not in this source file)"
-                         if located.not_found else "")
-                      + (f"; {len(located.repeated)} occur more than once (first occurrence "
-                         "used)" if located.repeated else ""))
+                      + (f"; {len(located.not_found)} not found (not in this source file"
+                         + ("" if not_located else "; --not-located lists them") + ")"
+                         if located.not_found else ""))
+        if not_located and located.not_found:
+            console.print(f"  not located: {escape(', '.join(located.not_found))}")
+        if located.repeated:
+            policy = {"first": "the first occurrence's output used",
+                      "last": "the last occurrence's output used",
+                      "agree": "occurrences judged differently are warnings"}
+            console.print(f"{located.pair}: {len(located.repeated)} items occur more than once "
+                          f"in the source ({policy[located.repeated_policy]}; --repeated "
+                          "first|last|agree chooses)")
+            for name, items in sorted(located.differing.items(),
+                                        key=lambda kv: (-len(kv[1]), kv[0])):
+                console.print(f"  {escape(name)} translated the occurrences of "
+                              f"{len(items)} of them differently, e.g. "
+                              f"{escape(', '.join(items[:5]))}")
     for excluded in evaluation.excluded:
         console.print(f"[yellow]left out:[/] {escape(str(excluded))}")
     for group in evaluation.identical:
@@ -48,23 +73,174 @@ def print_evaluation(evaluation: Evaluation, console: Console) -> None:
         console.print("no outcomes: no system translated the suite")
 
 
-def print_paper_table(table: PaperTable, console: Console, bounds: bool = False) -> None:
-    """Draw a paper table: bold first cluster, shaded category rows, averages at the bottom.
+Layout = Literal["auto", "columns", "rows"]
+LAYOUTS = ("auto", "columns", "rows")
 
-    A terminal is narrower than a paper page: when the systems do not fit side by side they
-    are shown in several blocks (best systems first), each with the row labels.
+
+def cell_text(cell: Cell, bounds: bool, marker: bool) -> str:
+    """A cell as plain text: accuracy, `*` for the first cluster when `marker`, the bounds
+    and the cluster / rank range when present."""
+    from .render import cluster_mark, percent
+
+    text = percent(cell.accuracy) + ("*" if marker and cell.bold else "")
+    if bounds and cell.lower is not None and cell.upper is not None:
+        text += f" [{percent(cell.lower)}–{percent(cell.upper)}]"
+    mark = cluster_mark(cell)
+    if mark:
+        text += f" ({mark})"
+    return text
+
+
+def print_paper_table(table: PaperTable, console: Console, bounds: bool = False,
+                      layout: Layout = "auto") -> None:
+    """Draw a paper table: first cluster in bold, category rows shaded, averages last.
+
+    Off a terminal (a pipe, a log file) bold is invisible, so first-cluster cells also get a
+    ``*``. A terminal is narrower than a paper page. ``columns`` keeps the paper's layout
+    (systems as columns, in blocks of as many as fit, each block with the row labels);
+    ``rows`` turns it (systems as rows, the table's rows as columns, in blocks); ``auto``
+    takes whichever needs fewer blocks, and names the columns by number with a key when
+    names would not fit.
     """
-    label_width = min(34, max(len(row.label) + 2 for row in table.rows))
-    cell_width = 13 if bounds else 5
-    widths = [max(len(s), cell_width) + 3 for s in table.systems]
-    blocks = column_blocks(widths, console.width - label_width - 3 - 7 - 8 - 1)
-    for number, block in enumerate(blocks, start=1):
-        title = table.title + (f" — systems {block[0] + 1}–{block[-1] + 1} of "
-                               f"{len(table.systems)}" if len(blocks) > 1 else "")
-        console.print(_grid(table, block, title, label_width, bounds,
-                            with_average=number == len(blocks)))
-    console.print(escape(table.note))
-    console.print(f"[dim]{escape(table.signature)}[/]")
+    marker = not console.is_terminal
+    texts = [[cell_text(c, bounds, marker) for c in row.cells] for row in table.rows]
+    room = console.width - 4
+    if layout not in LAYOUTS:
+        raise ValueError(f"layout must be one of {', '.join(LAYOUTS)}")
+    plans = []
+    if layout in ("auto", "columns"):
+        plans.append(_plan_columns(table, texts, room))
+    if layout in ("auto", "rows"):
+        plans.append(_plan_rows(table, texts, room))
+    plan = min(plans, key=lambda p: len(p.blocks))
+    for number, block in enumerate(plan.blocks, start=1):
+        title = table.title + (f" — {plan.what} {block[0] + 1}–{block[-1] + 1} of "
+                               f"{len(plan.headers)}" if len(plan.blocks) > 1 else "")
+        console.print(Text(title, style="bold"))
+        for line in plan.draw(block, number == len(plan.blocks)):
+            console.print(line, no_wrap=True, crop=True)
+        console.print()
+    if plan.key:
+        console.print(Text(plan.key, style="dim"))
+    legend = "bold" + (" and *" if marker else "") + ": first performance cluster"
+    if bounds:
+        legend += "; [low–high]: how far deciding the open warnings could move the accuracy"
+    if table.clusters:
+        from .render import CLUSTER_LEGEND
+
+        legend += "; " + CLUSTER_LEGEND
+    console.print(Text(legend))
+    for note in table.notes:
+        console.print(Text(str(note)))
+    console.print(Text(str(table.signature), style="dim"))
+
+
+#: Space between columns of a drawn grid.
+GAP = 2
+
+
+@dataclass
+class _Plan:
+    """One way of drawing a table: column headers, the blocks they fall into, a key."""
+
+    what: str
+    headers: list[str]
+    blocks: list[list[int]]
+    key: str
+    draw: Callable[[list[int], bool], list[Text]]
+
+
+def _grid(head: list[str], rows: list[list[Text]], widths: list[int],
+          styles: list[str | None], rules: set[int]) -> list[Text]:
+    """Lines of a plain grid: a bold header, a rule, the rows (right-aligned but the first
+    column), a rule before each row in `rules`. Drawn as text, not as a `rich.table.Table`:
+    a paper table has thousands of cells and measuring each costs more than the scoring."""
+    def line(cells: list[Text], style: str | None) -> Text:
+        out = Text(style=style or "")
+        for index, (cell, width) in enumerate(zip(cells, widths, strict=True)):
+            if index:
+                out.append(" " * GAP)
+            cell = cell.copy()
+            cell.truncate(width, overflow="ellipsis")
+            pad = " " * (width - cell.cell_len)
+            out.append_text(cell + Text(pad) if index == 0 else Text(pad) + cell)
+        return out
+
+    rule = Text("─" * (sum(widths) + GAP * (len(widths) - 1)), style="dim")
+    lines = [line([Text(h, style="bold") for h in head], None), rule]
+    for index, (cells, style) in enumerate(zip(rows, styles, strict=True)):
+        if index in rules:
+            lines.append(rule)
+        lines.append(line(cells, style))
+    return lines
+
+
+def _headers(names: Sequence[str], width: int, room: int, label: int, prefix: str
+             ) -> tuple[list[str], str]:
+    """Column headers: the names, or numbers with a key when the names need more blocks."""
+    def blocks(widths: list[int]) -> int:
+        return len(column_blocks(widths, room - label))
+
+    named = [max(len(n), width) + GAP for n in names]
+    numbered = [max(len(f"{prefix}{i + 1}"), width) + GAP for i in range(len(names))]
+    if blocks(named) <= max(1, blocks(numbered)):
+        return list(names), ""
+    key = " · ".join(f"{prefix}{i + 1} {n}" for i, n in enumerate(names))
+    return [f"{prefix}{i + 1}" for i in range(len(names))], key
+
+
+def _plan_columns(table: PaperTable, texts: list[list[str]], room: int) -> _Plan:
+    """Systems as columns, as in the papers."""
+    label = min(32 if room > 100 else 24, max(len(r.label) + 2 for r in table.rows))
+    count = max(len(str(r.items)) for r in table.rows)
+    fixed = label + GAP + count + GAP + 5 + GAP  # label, #, avg.
+    width = max((len(t) for row in texts for t in row), default=5)
+    headers, key = _headers(table.systems, width, room, fixed, "S")
+    widths = [max(len(h), width) for h in headers]
+    blocks = column_blocks([w + GAP for w in widths], room - fixed)
+    shade = any(row.kind == "phenomenon" for row in table.rows)
+    styles = [("on grey19" if row.kind == "category" and shade else
+               "italic" if row.kind == "average" else None) for row in table.rows]
+    rules = {i for i, row in enumerate(table.rows)
+             if row.kind == "average" and i and table.rows[i - 1].kind != "average"}
+
+    def draw(block: list[int], last: bool) -> list[Text]:
+        head = ["", "#", *(headers[i] for i in block)] + (["avg."] if last else [])
+        sizes = [label, count, *(widths[i] for i in block)] + ([5] if last else [])
+        rows = []
+        for position, row in enumerate(table.rows):
+            name = ("  " if row.kind == "phenomenon" else "") + row.label
+            cells = [Text(name), Text(str(row.items), style="dim")]
+            cells += [Text(texts[position][i], style="bold" if row.cells[i].bold else "")
+                      for i in block]
+            if last:
+                cells.append(Text(percent(row.average), style="dim"))
+            rows.append(cells)
+        return _grid(head, rows, sizes, styles, rules)
+
+    return _Plan("systems", headers, blocks, key, draw)
+
+
+def _plan_rows(table: PaperTable, texts: list[list[str]], room: int) -> _Plan:
+    """Systems as rows, the table's rows as columns."""
+    label = max(len(s) for s in table.systems)
+    width = max((len(t) for row in texts for t in row), default=5)
+    headers, key = _headers([row.label for row in table.rows], width, room, label + GAP, "R")
+    widths = [max(len(h), width) for h in headers]
+    blocks = column_blocks([w + GAP for w in widths], room - label - GAP)
+
+    def draw(block: list[int], last: bool) -> list[Text]:
+        head = ["", *(headers[i] for i in block)]
+        sizes = [label, *(widths[i] for i in block)]
+        rows = [[Text("#", style="dim"),
+                 *(Text(str(table.rows[i].items), style="dim") for i in block)]]
+        for s, system in enumerate(table.systems):
+            rows.append([Text(system), *(
+                Text(texts[i][s], style="bold" if table.rows[i].cells[s].bold else "")
+                for i in block)])
+        return _grid(head, rows, sizes, [None] * len(rows), {1})
+
+    return _Plan("rows", headers, blocks, key, draw)
 
 
 def column_blocks(widths: list[int], room: int) -> list[list[int]]:
@@ -78,40 +254,3 @@ def column_blocks(widths: list[int], room: int) -> list[list[int]]:
         blocks[-1].append(index)
         used += width
     return blocks
-
-
-def _grid(table: PaperTable, block: list[int], title: str, label_width: int, bounds: bool,
-          with_average: bool) -> Table:
-    from .render import percent
-
-    grid = Table(title=title, title_justify="left", header_style="bold")
-    grid.add_column("", no_wrap=True, max_width=label_width, overflow="ellipsis")
-    grid.add_column("#", justify="right", style="dim")
-    for index in block:
-        grid.add_column(escape(table.systems[index]), justify="right", no_wrap=True)
-    if with_average:
-        grid.add_column("avg.", justify="right", style="dim")
-    shade = any(row.kind == "phenomenon" for row in table.rows)
-    kinds = [row.kind for row in table.rows]
-    for position, row in enumerate(table.rows):
-        cells = []
-        for index in block:
-            cell = row.cells[index]
-            text = percent(cell.accuracy)
-            if bounds and cell.lower is not None and cell.upper is not None:
-                text += f" ({percent(cell.lower)}–{percent(cell.upper)})"
-            cells.append(f"[bold]{text}[/]" if cell.bold else text)
-        if with_average:
-            cells.append(percent(row.average))
-        label = escape(row.label)
-        style = None
-        if row.kind == "category" and shade:
-            style = "on grey19"
-        elif row.kind == "phenomenon":
-            label = "  " + label
-        elif row.kind == "average":
-            style = "italic"
-        before_averages = (row.kind != "average" and position + 1 < len(kinds)
-                           and kinds[position + 1] == "average")
-        grid.add_row(label, str(row.items), *cells, style=style, end_section=before_averages)
-    return grid

@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import TestsuiteError
 from ..files import LOCK_FOLDER, read_json, write_text
-from ..matching import CompiledRule, RegexCache
+from ..matching import DEFAULT_TIMEOUT, CompiledRule, RegexCache
 from ..model import DISAGREEMENT, Rule, Suite, Verdict
 from ..rule_edit import Edit, RegexField, set_item_regex, undo_edit, view_of, with_regex
 from ..verdicts.batch import Batch, apply, select
@@ -48,7 +48,8 @@ from ..verdicts.suggest import Suggestion, suggest
 from .filters import Filters
 
 if TYPE_CHECKING:
-    from ..outputs.model import Located, SystemOutputs
+    from ..evaluate import Evaluation
+    from ..outputs.model import SystemOutputs
     from . import TriageOptions
 
 #: An output to decide: (pair, item id, stripped output).
@@ -159,12 +160,13 @@ class TriageSession:
     Args:
         suite: The suite, with the rules and verdicts as loaded; the session keeps it in
             step with what it and others write.
-        systems: Every system's outputs.
-        located: Where WMT inputs were located (passed on to `evaluate`).
+        evaluation: The evaluation of the outputs with that suite (its systems' outputs,
+            outcomes and normalisation).
         annotator: Name stored with each decision.
         filters: Which entries the queue shows.
         order: ``impact`` or ``suite``.
         cache: Compiled regexes (default: the persistent cache, as `evaluate` uses).
+        timeout: Per-match regex time limit, as the evaluation used.
 
     Attributes:
         entries: The queue.
@@ -174,19 +176,22 @@ class TriageSession:
         notes: Notes typed on outputs not decided yet (also kept in the drafts file).
     """
 
-    def __init__(self, suite: Suite, systems: list[SystemOutputs],
-                 located: dict[str, Located], annotator: str, filters: Filters | None = None,
-                 order: str = "impact", cache: RegexCache | None = None) -> None:
-        from ..evaluate import evaluate
-        from ..verdicts.queue import evaluation_rows
+    def __init__(self, suite: Suite, evaluation: Evaluation, annotator: str,
+                 filters: Filters | None = None, order: str = "impact",
+                 cache: RegexCache | None = None, timeout: float = DEFAULT_TIMEOUT) -> None:
+        from ..normalise import profile
+        from ..verdicts.queue import evaluation_rows, systems_per_pair
 
         self.suite = suite
-        self.systems = systems
-        self.located = located
+        self.systems: list[SystemOutputs] = evaluation.inputs
         self.annotator = annotator
         self.filters = filters or Filters()
         self.order = order
         self.cache = cache if cache is not None else RegexCache.persistent()
+        # Outputs are matched as the evaluation matched them (its normalisation, if any),
+        # and shown raw.
+        self.normalise = profile(evaluation.normalise)
+        self.timeout = timeout
         self.why_cache = RegexCache()  # prefixes of patterns: never saved to the cache file
         self.entries: list[Pending] = []
         self.position = 0
@@ -196,9 +201,8 @@ class TriageSession:
         self.others: dict[tuple[str, str], list[str]] = {}  # (pair, item) → annotators on it
         self._seen: dict[Key, str] = {}  # every output pending in this session → category
         self._open: set[Key] = set()  # outputs pending now, all filters off
-        evaluation = evaluate(suite, systems, located=located, regex_cache=self.cache)
         self.kept = set(evaluation.systems)
-        self.n_systems = dict(Counter(s.pair for s in systems if s.system in self.kept))
+        self.n_systems = systems_per_pair(evaluation)
         self.rows: dict[tuple[str, str], list[Row]] = {}
         for row in evaluation_rows(evaluation):
             self.rows.setdefault((row[0], row[1]), []).append(row)
@@ -208,28 +212,23 @@ class TriageSession:
     @classmethod
     def load(cls, options: TriageOptions,
              progress: Callable[[str], None] | None = None) -> TriageSession:
-        """Load the suite and outputs as `testsuite evaluate` does, and compute the queue.
+        """Load and judge what the options name (`testsuite.inputs.load_evaluation`, as
+        every evaluating command does), and compute the queue.
 
         Args:
             options: What to triage.
             progress: Told what is being done (for the loading screen).
         """
-        from ..inputs import load_outputs
-        from ..loader import load_suite
+        from ..inputs import load_evaluation
 
-        say = progress or (lambda _: None)
         if options.order not in ("impact", "suite"):
             raise TestsuiteError(f"order must be 'impact' or 'suite', not {options.order!r}")
-        say("reading the suite and rules")
-        suite = load_suite(options.suite_paths)
-        say("reading the system outputs")
-        systems, located = load_outputs(suite, options.outputs, pair=options.pair,
-                                        source=options.source, ids=options.ids,
-                                        encoding=options.encoding)
-        say("judging every output")
-        session = cls(suite, systems, located, options.annotator,
+        if progress is not None:
+            progress("reading and judging the outputs")
+        suite, evaluation = load_evaluation(options.inputs)
+        session = cls(suite, evaluation, options.annotator,
                       Filters(options.categories, options.phenomena, options.systems),
-                      options.order)
+                      options.order, timeout=options.inputs.timeout)
         session.check_filters(session.filters)
         session.refresh()
         return session
@@ -254,7 +253,8 @@ class TriageSession:
     def rejudge(self, keys: set[tuple[str, str]]) -> None:
         """Judge every output of these items again with their current rules."""
         by_key: dict[tuple[str, str], list[Row]] = {key: [] for key in keys}
-        compiled = {key: CompiledRule(self.suite.rules.get(key), self.cache) for key in keys}
+        compiled = {key: CompiledRule(self.suite.rules.get(key), self.cache, self.timeout,
+                                      normalise=self.normalise) for key in keys}
         for system in self.systems:
             if system.system not in self.kept:
                 continue
@@ -640,7 +640,7 @@ class TriageSession:
             raise TestsuiteError(f"{field_name} does not compile: {error}")
         old_rule = self.rule_of(entry)
         new_rule = with_regex(old_rule or Rule(entry.item), field_name, pattern)
-        new = CompiledRule(new_rule, RegexCache())
+        new = CompiledRule(new_rule, RegexCache(), self.timeout, normalise=self.normalise)
         changes = []
         for shown in self.outcomes(entry):
             judged = new.judge(shown.output)

@@ -67,11 +67,19 @@ Row = tuple[str, str, str, str, str, str]
 
 
 def evaluation_rows(evaluation: Evaluation) -> Iterable[Row]:
-    """The rows of an evaluation's results, as `pending_rows` reads them."""
-    results = evaluation.results
-    columns = [results[name].astype(str).tolist()
-               for name in ("pair", "item", "system", "output", "outcome", "reason")]
-    return zip(*columns, strict=True)
+    """The rows of an evaluation's results, as `pending_rows` reads them (no pandas)."""
+    columns = evaluation.columns
+    return zip(*(columns[name] for name in ("pair", "item", "system", "output", "outcome",
+                                            "reason")), strict=True)
+
+
+def systems_per_pair(evaluation: Evaluation) -> dict[str, int]:
+    """How many systems were evaluated per language pair (the impact of an item)."""
+    columns = evaluation.columns
+    seen: dict[str, set[str]] = {}
+    for pair, system in zip(columns["pair"], columns["system"], strict=True):
+        seen.setdefault(pair, set()).add(system)
+    return {pair: len(systems) for pair, systems in seen.items()}
 
 
 def pending_warnings(evaluation: Evaluation, suite: Suite, *,
@@ -89,9 +97,8 @@ def pending_warnings(evaluation: Evaluation, suite: Suite, *,
         systems: Only outputs of these systems.
         order: ``impact`` (default) or ``suite``.
     """
-    n_systems = {str(pair): int(group["system"].nunique())
-                 for pair, group in evaluation.results.groupby("pair", observed=True)}
-    return pending_rows(evaluation_rows(evaluation), suite, n_systems, categories=categories,
+    return pending_rows(evaluation_rows(evaluation), suite, systems_per_pair(evaluation),
+                        categories=categories,
                         phenomena=phenomena, systems=systems, order=order)
 
 

@@ -1,0 +1,152 @@
+"""Recognising natural mistakes in what a user points the engine at, and saying the fix.
+
+A newcomer forgets ``--suite`` after `import-dfki`, points at a ``system-outputs/`` folder
+without the WMT source, passes `evaluate`'s results file to `score`, or names a pair the
+files do not have. Each of these used to end in a line-count error or in silence; here
+each is recognised and answered with the command that works.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from ..errors import Problem, TestsuiteError
+from .readers import _WMT_HYP, _WMT_SRC, source_key, wmt_pair
+
+#: Header of the CSV that `testsuite evaluate --out FILE.csv` writes.
+RESULTS_HEADER = "item,pair,category,phenomenon,system,output,outcome,reason"
+
+
+def results_file(path: Path) -> bool:
+    """Whether `path` is a results file written by ``testsuite evaluate --out``."""
+    if path.suffix.lower() not in (".jsonl", ".csv") or not path.is_file():
+        return False
+    try:
+        with path.open(encoding="utf-8", errors="replace") as handle:
+            first = handle.readline().strip()
+    except OSError:
+        return False
+    if path.suffix.lower() == ".csv":
+        return first == RESULTS_HEADER
+    return first.startswith("{") and '"outcome"' in first and '"item"' in first
+
+
+def check_not_results(paths: Iterable[Path]) -> None:
+    """Refuse `evaluate`'s results files as system outputs, naming what to do instead.
+
+    Raises:
+        TestsuiteError: for every results file among `paths`.
+    """
+    problems = [Problem(
+        "this is a results file written by `testsuite evaluate --out`, not system outputs: "
+        "to score, report or compare an evaluation later, save it as a run (`testsuite "
+        "evaluate OUTPUTS … --save DIR`) and pass DIR; or pass the system outputs again",
+        file=str(p)) for p in paths if results_file(p)]
+    if problems:
+        raise TestsuiteError(problems)
+
+
+def wmt_hypotheses_without_source(files: Sequence[Path], pair: str) -> None:
+    """Refuse WMT hypothesis files read as aligned text: they need their WMT source.
+
+    Raises:
+        TestsuiteError: naming the WMT source or ``txt-ts`` folder to give instead.
+    """
+    named = [f for f in files if _WMT_HYP.match(f.name)]
+    if not named:
+        return
+    example = named[0]
+    hint = "give the WMT source file they translate with --source"
+    outputs = example.parent
+    sources = outputs.parent / "sources"
+    if outputs.name == "system-outputs" and sources.is_dir():
+        found = [s for s in sorted(sources.iterdir()) if _WMT_SRC.match(s.name)
+                 and wmt_pair(s) == pair]
+        hint = (f"give the whole txt-ts folder ({outputs.parent}) instead, or the source with "
+                f"--source {found[0]}" if found else
+                f"give the whole txt-ts folder ({outputs.parent}) instead, or --source")
+    raise TestsuiteError(Problem(
+        f"{len(named)} file(s) named like WMT hypotheses (e.g. {example.name}) would be read "
+        f"as line-aligned with `testsuite sources`; they are aligned with a WMT source file: "
+        f"{hint}", file=str(example)))
+
+
+def missing_pair(paths: Sequence[Path], pair: str) -> TestsuiteError:
+    """The error for a ``--pair`` no file has, listing the pairs that the files do have."""
+    found: set[str] = set()
+    for path in paths:
+        candidates = [path] if path.is_file() else [
+            p for folder in (path, path / "system-outputs", path / "sources") if folder.is_dir()
+            for p in folder.iterdir()]
+        found.update(p for p in map(wmt_pair, candidates) if p)
+    where = ", ".join(map(str, paths))
+    if found:
+        return TestsuiteError(f"no {pair} outputs in {where}; its WMT files are for: "
+                              f"{', '.join(sorted(found))} (choose one with --pair)")
+    return TestsuiteError(f"no system output files found in {where}")
+
+
+def nothing_located(source: Path, pair: str, items: int, suite_paths: Sequence[Path] | None
+                    ) -> TestsuiteError:
+    """The error when not one item of the suite is in a WMT source: probably the wrong suite.
+
+    Looks for suites in the current folder (such as the one `import-dfki` wrote) whose
+    sources *are* in the file, and names the best one.
+    """
+    where = ("the bundled suite" if not suite_paths else
+             "the suite in " + ", ".join(map(str, suite_paths)))
+    message = (f"none of the {items:,} {pair} items of {where} is in this WMT source: the "
+               "outputs were made for another suite")
+    best = best_suite(source, pair, exclude=suite_paths or ())
+    if best is not None:
+        folder, found, total = best
+        message += (f"; they fit the suite in {folder} ({found:,} of {total:,} items found): "
+                    f"pass --suite {folder}")
+    else:
+        message += "; pass --suite with the suite they were made for (for the DFKI suite: " \
+                   "`testsuite import-dfki items.json --out DIR`, then --suite DIR)"
+    return TestsuiteError(Problem(message, file=str(source)))
+
+
+def best_suite(source: Path, pair: str, exclude: Iterable[Path] = ()
+               ) -> tuple[Path, int, int] | None:
+    """The suite folder near the current folder whose items are most often in `source`."""
+    from ..files import read_text
+    from ..loader import load_suite
+
+    excluded = {Path(p).resolve() for p in exclude}
+    here = Path.cwd()
+    candidates = sorted({p.parent for p in here.glob("*/suites") if p.is_dir()}
+                        | {p.parent for p in here.glob("*/*/suites") if p.is_dir()})
+    if not candidates:
+        return None
+    try:
+        lines = {source_key(line) for line in read_text(source).split("\n")}
+    except TestsuiteError:
+        return None
+    best: tuple[Path, int, int] | None = None
+    for folder in candidates[:20]:
+        if folder.resolve() in excluded:
+            continue
+        try:
+            items = load_suite([folder]).items_of(pair)
+        except TestsuiteError:
+            continue
+        found = sum(source_key(i.source) in lines for i in items)
+        if found and (best is None or found > best[1]):
+            best = (folder.relative_to(here) if folder.is_relative_to(here) else folder, found,
+                    len(items))
+    return best
+
+
+def dfki_json(path: Path) -> bool:
+    """Whether `path` is a DFKI ``items.json`` (given where a suite folder is expected)."""
+    if path.suffix.lower() != ".json" or not path.is_file():
+        return False
+    try:
+        with path.open(encoding="utf-8", errors="replace") as handle:
+            head = handle.read(4096)
+    except OSError:
+        return False
+    return '"items"' in head and '"source_sentence"' in head

@@ -1,0 +1,40 @@
+"""Statistics for comparing MT systems on a test suite: pure functions on arrays.
+
+`pvalues` makes matrices of one-tailed p-values for all pairs of systems at once (Z-test,
+McNemar, stratified Z, paired bootstrap); `clusters` turns them into first clusters, full
+clusters and rank ranges, with corrections; `intervals` gives confidence intervals. There
+is no I/O and no module-level state; every randomised function takes a seed. statsmodels
+and scipy.stats are the independent references the tests check these against; they are not
+imported here (scipy.special only for the exact McNemar tail).
+"""
+
+from .clusters import (
+    CORRECTIONS,
+    Correction,
+    check_alpha,
+    clusters,
+    correct,
+    first_cluster,
+    rank_ranges,
+)
+from .intervals import macro_interval, wilson_interval
+from .pvalues import (
+    DEFAULT_ALPHA,
+    DEFAULT_RESAMPLES,
+    DEFAULT_SEED,
+    Bootstrap,
+    bootstrap_pvalues,
+    macro_average,
+    mcnemar_pvalues,
+    published_macro_pvalues,
+    stratified_pvalues,
+    two_sided,
+    ztest_pvalues,
+)
+
+__all__ = [
+    "CORRECTIONS", "DEFAULT_ALPHA", "DEFAULT_RESAMPLES", "DEFAULT_SEED", "Bootstrap",
+    "Correction", "bootstrap_pvalues", "check_alpha", "clusters", "correct", "first_cluster",
+    "macro_average", "macro_interval", "mcnemar_pvalues", "published_macro_pvalues",
+    "rank_ranges", "stratified_pvalues", "two_sided", "wilson_interval", "ztest_pvalues",
+]
