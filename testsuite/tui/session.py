@@ -5,47 +5,39 @@ behaviour here is testable without a terminal. Decisions are written at once (lo
 atomic) and mirrored in the in-memory suite.
 
 **Shared state.** Several annotators may work on one suite folder at once. `sync` (called
-every second by the app) notices, by modification time and size, every verdicts file and
-rules file that changed on disk — another session's decisions or rule edits, or our own —
-re-reads just that file, re-judges the items it concerns and recomputes the queue. Each
-session also leaves a small *presence* file saying which output it is on, so that the
-others can mark it. Contradicting verdicts are kept as a disagreement (see
-`testsuite.model.standing_verdicts`), and a rule edit checks under the lock that the rule is
-still as the editor saw it (`testsuite.rule_edit.StaleRule`).
+every second by the app) takes in what changed on disk — another session's decisions or
+rule edits — through `testsuite.tui.shared.SharedFolder`, re-judges the items concerned and
+updates the queue in place; presence files mark what the others are on. Contradicting
+verdicts are kept as a disagreement (`testsuite.model.standing_verdicts`), and a rule edit
+checks under the lock that the rule is still as the editor saw it
+(`testsuite.rule_edit.StaleRule`).
 
 **Undo** takes back this annotator's own last action only — a decision, a batch (as one) or
 a rule edit (only while the rules file is as the edit left it).
 
-**Notes** are saved when typed: on a decided output into its verdict, otherwise in a drafts
-file beside the verdicts (``.testsuite/notes-<annotator>.json``: JSON, so that the loader,
-which reads every YAML file of a rules folder, never takes it for a rules file) until the
-output is decided.
+**Notes** are saved when typed: on a decided output into its verdict, otherwise in the
+annotator's drafts file (`SharedFolder.save_drafts`) until the output is decided.
 """
 
 from __future__ import annotations
 
-import contextlib
-import json
-import os
-import time
-import uuid
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..errors import TestsuiteError
-from ..files import LOCK_FOLDER, read_json, write_text
 from ..matching import DEFAULT_TIMEOUT, CompiledRule, RegexCache
 from ..model import DISAGREEMENT, Rule, Suite, Verdict
 from ..rule_edit import Edit, RegexField, set_item_regex, undo_edit, view_of, with_regex
 from ..verdicts.batch import Batch, apply, select
 from ..verdicts.batch import undo as undo_batch
 from ..verdicts.queue import Pending, Row, pending_rows, verdicts_path
-from ..verdicts.store import VERDICTS_FILE, record, remove, set_note
+from ..verdicts.store import record, remove, set_note
 from ..verdicts.suggest import Suggestion, suggest
 from .filters import Filters
+from .shared import SharedFolder, Synced
 
 if TYPE_CHECKING:
     from ..evaluate import Evaluation
@@ -54,8 +46,6 @@ if TYPE_CHECKING:
 
 #: An output to decide: (pair, item id, stripped output).
 Key = tuple[str, str, str]
-#: Seconds after which another session's presence is considered gone (killed, closed lid).
-PRESENCE_TIMEOUT = 90.0
 #: A rule edit that changes more outcomes than this asks for confirmation.
 CONFIRM_CHANGES = 10
 
@@ -129,29 +119,9 @@ class SystemOutcome:
     reason: str
 
 
-@dataclass
-class Synced:
-    """What `sync` found changed on disk."""
-
-    verdicts: int = 0
-    rules: list[str] = field(default_factory=list)
-    problems: list[str] = field(default_factory=list)
-
-    def __bool__(self) -> bool:
-        return bool(self.verdicts or self.rules or self.problems)
-
-
 def key_of(entry: Pending) -> Key:
     """The identity of an entry: one distinct output of one item."""
     return (entry.pair, entry.item, entry.output)
-
-
-def _signature(path: Path) -> tuple[int, int] | None:
-    try:
-        status = path.stat()
-    except OSError:
-        return None
-    return (status.st_mtime_ns, status.st_size)
 
 
 class TriageSession:
@@ -206,8 +176,8 @@ class TriageSession:
         self.rows: dict[tuple[str, str], list[Row]] = {}
         for row in evaluation_rows(evaluation):
             self.rows.setdefault((row[0], row[1]), []).append(row)
-        self._watch_setup()
-        self._load_drafts()
+        self.shared = SharedFolder(suite, annotator)
+        self.notes.update(self.shared.load_drafts())
 
     @classmethod
     def load(cls, options: TriageOptions,
@@ -427,7 +397,7 @@ class TriageSession:
             self.notes[key] = text
         else:
             self.notes.pop(key, None)
-        self._save_drafts(entry.pair, entry.item)
+        self.shared.save_drafts(self.notes, entry.pair, entry.item)
         return "as a draft, stored with the verdict"
 
     def decide(self, verdict: str) -> Decision | None:
@@ -454,7 +424,7 @@ class TriageSession:
         self.decided[key] = decision
         self._open.discard(key)
         if self.notes.pop(key, None) is not None:
-            self._save_drafts(entry.pair, entry.item)
+            self.shared.save_drafts(self.notes, entry.pair, entry.item)
         self.rejudge({(entry.pair, entry.item)})
         self.next_open()
         return decision
@@ -471,7 +441,7 @@ class TriageSession:
         if isinstance(action, RuleEdit):
             undo_edit(action.edit)  # refuses if the file changed since
             self.history.pop()
-            self._sync_rule_file(action.edit.path)
+            self.shared.reload_rules(action.edit.path)
             self._update({(action.pair, action.item)})
             return action
         if isinstance(action, BatchDone):
@@ -516,7 +486,7 @@ class TriageSession:
         rule = self._rule(entry.pair, entry.item)
         self.suite.rules[(entry.pair, entry.item)] = replace(
             rule, verdicts=(*rule.verdicts, verdict))
-        self._file_verdicts_add(entry.pair, entry.item, verdict)
+        self.shared.added(entry.pair, entry.item, verdict)
 
     def _forget(self, entry: Pending, verdict: Verdict) -> None:
         self._forget_key(entry.pair, entry.item, verdict)
@@ -529,7 +499,7 @@ class TriageSession:
             kept.remove(verdict)
             kept.reverse()
         self.suite.rules[(pair, item)] = replace(rule, verdicts=tuple(kept))
-        self._file_verdicts_remove(pair, item, verdict)
+        self.shared.removed(pair, item, verdict)
 
     # --- batches and suggestions ------------------------------------------------------------
 
@@ -561,7 +531,7 @@ class TriageSession:
             rule = self._rule(batch.pair, item)
             self.suite.rules[(batch.pair, item)] = replace(
                 rule, verdicts=(*rule.verdicts, verdict))
-            self._file_verdicts_add(batch.pair, item, verdict)
+            self.shared.added(batch.pair, item, verdict)
         self.history.append(done)
         self._update({(batch.pair, item) for _, item, _ in recorded})
         return done
@@ -671,7 +641,7 @@ class TriageSession:
                               examples=examples)
         action = RuleEdit(pair, item, field_name, old, pattern, edit)
         self.history.append(action)
-        self._sync_rule_file(edit.path)
+        self.shared.reload_rules(edit.path)
         current = self.current
         self._update({(pair, item)})
         if current is not None and current.item == item:
@@ -680,206 +650,26 @@ class TriageSession:
 
     # --- shared state -----------------------------------------------------------------------
 
-    def _watch_setup(self) -> None:
-        from ..loader import read_verdicts
-
-        self._hand: dict[tuple[str, str], tuple[Verdict, ...]] = {}
-        self._file_verdicts: dict[Path, dict[tuple[str, str], tuple[Verdict, ...]]] = {}
-        self._signatures: dict[Path, tuple[int, int] | None] = {}
-        paths: set[Path] = set()
-        for (pair, item_id) in self.suite.items:
-            with contextlib.suppress(TestsuiteError):
-                paths.add(verdicts_path(self.suite, pair, item_id))
-        for path in paths:
-            found = read_verdicts(path)[0] if path.exists() else {}
-            self._file_verdicts[path] = dict(found)
-            self._signatures[path] = _signature(path)
-        in_files: dict[tuple[str, str], int] = Counter()
-        for found in self._file_verdicts.values():
-            for key, verdicts in found.items():
-                in_files[key] += len(verdicts)
-        for key, rule in self.suite.rules.items():
-            count = in_files.get(key, 0)
-            self._hand[key] = rule.verdicts[:len(rule.verdicts) - count]
-        for rule in self.suite.rules.values():
-            if rule.file and Path(rule.file).name != VERDICTS_FILE:
-                self._signatures.setdefault(Path(rule.file), _signature(Path(rule.file)))
-        self._presence_file: Path | None = None
-        self._presence_written = 0.0
-        self._presence_on: tuple[Path, Key] | None = None
-        # One file per session (a process may run several, as the tests do).
-        self._session_id = f"{os.getpid()}-{uuid.uuid4().hex[:8]}"
-
-    def _file_verdicts_add(self, pair: str, item: str, verdict: Verdict) -> None:
-        path = verdicts_path(self.suite, pair, item)
-        found = self._file_verdicts.setdefault(path, {})
-        found[(pair, item)] = (*found.get((pair, item), ()), verdict)
-
-    def _file_verdicts_remove(self, pair: str, item: str, verdict: Verdict) -> None:
-        path = verdicts_path(self.suite, pair, item)
-        found = list(self._file_verdicts.get(path, {}).get((pair, item), ()))
-        if verdict in found:
-            found.reverse()
-            found.remove(verdict)
-            found.reverse()
-            self._file_verdicts[path][(pair, item)] = tuple(found)
-
     def sync(self) -> Synced:
         """Take in what changed on disk since the last look (others' verdicts, rule edits).
 
         Returns:
-            What changed; the queue and outcomes are updated.
+            What changed; the outcomes of its items and the queue are updated.
         """
-        from ..loader import read_verdicts
-
-        synced = Synced()
-        changed: set[tuple[str, str]] = set()
-        for path, old in list(self._signatures.items()):
-            now = _signature(path)
-            if now == old:
-                continue
-            self._signatures[path] = now
-            if path.name == VERDICTS_FILE:
-                try:
-                    found, problems = read_verdicts(path) if now else ({}, [])
-                except TestsuiteError as exc:  # half-edited by hand: keep what we have
-                    synced.problems.append(str(exc))
-                    continue
-                synced.problems.extend(str(p) for p in problems if p.fatal)
-                before = self._file_verdicts.get(path, {})
-                for key in set(before) | set(found):
-                    if before.get(key, ()) != found.get(key, ()):
-                        changed.add(key)
-                        synced.verdicts += abs(len(found.get(key, ())) - len(before.get(key, ())))
-                        rule = self._rule(*key)
-                        self.suite.rules[key] = replace(
-                            rule, verdicts=(*self._hand.get(key, ()), *found.get(key, ())))
-                self._file_verdicts[path] = dict(found)
-            else:
-                keys = self._sync_rule_file(path, synced)
-                if keys:
-                    changed |= keys
-                    synced.rules.append(str(path))
-        changed &= set(self.suite.items)
-        if changed:
-            self._update(changed)
+        synced = self.shared.poll()
+        if synced.items:
+            self._update(synced.items)
         return synced
 
-    def _sync_rule_file(self, path: Path, synced: Synced | None = None) -> set[tuple[str, str]]:
-        """Read one hand-written rules file again; returns the items whose rule changed."""
-        from ..loader import load
-
-        result = load([path])
-        fatal = [p for p in result.problems if p.fatal]
-        if fatal:
-            if synced is not None:
-                synced.problems.extend(str(p) for p in fatal)
-            return set()
-        changed = set()
-        for key, loaded in result.suite.rules.items():
-            item = self.suite.items.get(key)
-            if item is None or item.template:  # template rules merge with the template
-                continue
-            self._hand[key] = loaded.verdicts
-            from_files = tuple(v for found in self._file_verdicts.values()
-                               for v in found.get(key, ()))
-            new = replace(loaded, verdicts=(*loaded.verdicts, *from_files))
-            if new != self.suite.rules.get(key):
-                changed.add(key)
-                self.suite.rules[key] = new
-        return changed
-
-    # --- presence ---------------------------------------------------------------------------
-
-    def presence_folder(self, pair: str, item: str) -> Path:
-        """Where sessions say what they are on: beside the verdicts, in ``.testsuite/``."""
-        return verdicts_path(self.suite, pair, item).parent / LOCK_FOLDER / "presence"
-
-    def announce(self, force: bool = False) -> None:
-        """Say which output this session is on (rewritten when it changes, or every 30 s)."""
+    def announce(self) -> None:
+        """Say which output this session is on (see `SharedFolder.announce`)."""
         entry = self.current
-        now = time.time()
-        if entry is None:
-            self.leave()
-            return
-        folder = self.presence_folder(entry.pair, entry.item)
-        path = folder / f"{self._session_id}.json"
-        on = (path, key_of(entry))
-        if not force and on == self._presence_on and now - self._presence_written < 30:
-            return
-        if self._presence_file is not None and self._presence_file != path:
-            self.leave()
-        text = json.dumps({"annotator": self.annotator, "pair": entry.pair,
-                           "item": entry.item, "output": entry.output, "time": now})
-        with contextlib.suppress(TestsuiteError):
-            _ensure_ignored(folder.parent)
-            write_text(path, text)
-            self._presence_file, self._presence_written, self._presence_on = path, now, on
-
-    def leave(self) -> None:
-        """Remove this session's presence file (on quit)."""
-        if self._presence_file is not None:
-            with contextlib.suppress(OSError):
-                self._presence_file.unlink()
-            self._presence_file = None
+        self.shared.announce(key_of(entry) if entry else None)
 
     def look_around(self) -> None:
         """Read which items other sessions are on now (`others`)."""
-        folders = {path.parent / LOCK_FOLDER / "presence" for path in self._file_verdicts}
-        others: dict[tuple[str, str], list[str]] = {}
-        now = time.time()
-        for folder in folders:
-            if not folder.is_dir():
-                continue
-            for path in folder.glob("*.json"):
-                if path == self._presence_file:
-                    continue
-                try:
-                    data = json.loads(path.read_text(encoding="utf-8"))
-                except (OSError, ValueError):
-                    continue
-                if not isinstance(data, dict) or now - float(data.get("time", 0)) \
-                        > PRESENCE_TIMEOUT:
-                    continue
-                key = (str(data.get("pair")), str(data.get("item")))
-                others.setdefault(key, []).append(str(data.get("annotator")))
-        self.others = others
+        self.others = self.shared.look_around()
 
-    # --- drafts -----------------------------------------------------------------------------
-
-    def _drafts_path(self, pair: str, item: str) -> Path:
-        name = "".join(c if c.isalnum() or c in "-_." else "_" for c in self.annotator)
-        return verdicts_path(self.suite, pair, item).parent / LOCK_FOLDER / f"notes-{name}.json"
-
-    def _load_drafts(self) -> None:
-        seen: set[Path] = set()
-        for (pair, item) in self.suite.items:
-            try:
-                path = self._drafts_path(pair, item)
-            except TestsuiteError:
-                continue
-            if path in seen or not path.exists():
-                seen.add(path)
-                continue
-            seen.add(path)
-            with contextlib.suppress(TestsuiteError):
-                data = read_json(path) or {}
-                for entry in data.get("notes", []) if isinstance(data, dict) else []:
-                    if isinstance(entry, dict) and {"pair", "item", "output", "note"} <= set(entry):
-                        self.notes[(str(entry["pair"]), str(entry["item"]),
-                                    str(entry["output"]))] = str(entry["note"])
-
-    def _save_drafts(self, pair: str, item: str) -> None:
-        path = self._drafts_path(pair, item)
-        entries = [{"pair": p, "item": i, "output": o, "note": n}
-                   for (p, i, o), n in self.notes.items()
-                   if self._drafts_path(p, i) == path]
-        _ensure_ignored(path.parent)
-        write_text(path, json.dumps({"notes": entries}, ensure_ascii=False, indent=1))
-
-
-def _ensure_ignored(folder: Path) -> None:
-    """Give the ``.testsuite/`` folder the ``.gitignore`` that `files.lock` gives it."""
-    ignore = folder / ".gitignore"
-    if not ignore.exists():
-        write_text(ignore, "# locks of testsuite; never commit them\n*\n")
+    def leave(self) -> None:
+        """Say this session is gone (on quit)."""
+        self.shared.leave()
