@@ -228,7 +228,8 @@ class TriageApp(App[int]):
         self.query_one("#rule", Static).update(rule_text(rule, entry))
         suggestions = session.suggestions(entry)
         self.query_one("#suggestion", Static).update(
-            suggestion_text(suggestions[0] if suggestions else None))
+            suggestion_text(suggestions[0] if suggestions else None,
+                            session.proposed_batch(entry)))
         # The systems that produced this output first: they are what is being decided.
         outcomes = sorted(session.outcomes(entry), key=lambda o: o.output.strip() != entry.output)
         widths = [max([6, *(len(o.system) for o in outcomes)]), 7,

@@ -10,6 +10,7 @@ from rich.text import Text
 
 from ..matching import DEFAULT_TIMEOUT, RegexCache
 from ..model import DISAGREEMENT, Rule, Verdict
+from ..verdicts.batch import Batch
 from ..verdicts.queue import Pending
 from ..verdicts.suggest import Suggestion
 from ..verdicts.why import Partial
@@ -89,11 +90,20 @@ def why_text(partials: list[Partial]) -> Text:
     return text
 
 
-def suggestion_text(suggestion: Suggestion | None) -> Text:
-    """The best suggestion learned from the item's verdicts, with what it decides."""
+def suggestion_text(suggestion: Suggestion | None, batch: Batch | None = None) -> Text:
+    """The best suggestion learned from the item's verdicts, with what it decides, and the
+    batch learned from its phenomenon."""
     text = Text()
+    if batch is not None:
+        text.append("batch (b proposes it): ", style="bold magenta")
+        text.append(f"{batch.verdict} the {len(batch.decides)} pending output"
+                    f"{'s' if len(batch.decides) != 1 else ''} matching ")
+        text.append(batch.pattern, style="bold")
+        text.append(f" — {batch.learned}", style="dim")
     if suggestion is None:
         return text
+    if text:
+        text.append("\n")
     kind = "positive" if suggestion.field == "positive_regex" else "negative"
     text.append("suggestion (a accepts): ", style="bold magenta")
     text.append(f"add to the {kind} regex ")

@@ -261,7 +261,9 @@ class BatchScreen(TypeAhead, ModalScreen[object]):
     def __init__(self, session: TriageSession) -> None:
         super().__init__()
         self.session = session
-        self.verdict = "pass"
+        # Start from the batch learned on the phenomenon, if there is one.
+        self.proposed = session.proposed_batch()
+        self.verdict = self.proposed.verdict if self.proposed else "pass"
         self.scope = "item"
         self.chosen: Batch | None = None
         self.error: str | None = None
@@ -269,8 +271,12 @@ class BatchScreen(TypeAhead, ModalScreen[object]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog wide"):
             yield Label("", id="batch-title", classes="dialog-title")
-            yield Input("", id="batch-input", placeholder="regex the outputs contain "
-                        "(empty: all pending outputs)", select_on_focus=False)
+            yield Input(self.proposed.pattern if self.proposed else "", id="batch-input",
+                        placeholder="regex the outputs contain (empty: all pending outputs)",
+                        select_on_focus=False)
+            if self.proposed:
+                yield Label(Text(f"proposed: {self.proposed.learned}", style="italic"),
+                            classes="dialog-help")
             yield Static("", id="batch-error", classes="error")
             yield Static("", id="batch-summary")
             yield _table("batch-preview")

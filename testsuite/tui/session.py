@@ -31,7 +31,7 @@ from ..errors import TestsuiteError
 from ..matching import DEFAULT_TIMEOUT, CompiledRule, RegexCache
 from ..model import DISAGREEMENT, Rule, Suite, Verdict
 from ..rule_edit import Edit, RegexField, set_item_regex, undo_edit, view_of, with_regex
-from ..verdicts.batch import Batch, apply, select
+from ..verdicts.batch import Batch, apply, phrase_batches, select, shared_phrases
 from ..verdicts.batch import undo as undo_batch
 from ..verdicts.queue import Pending, Row, pending_rows, verdicts_path
 from ..verdicts.store import record, remove, set_note
@@ -171,6 +171,7 @@ class TriageSession:
         self.others: dict[tuple[str, str], list[str]] = {}  # (pair, item) → annotators on it
         self._seen: dict[Key, str] = {}  # every output pending in this session → category
         self._open: set[Key] = set()  # outputs pending now, all filters off
+        self._learned: dict[tuple[str, str], dict[str, list[tuple[str, int]]]] = {}
         self.kept = set(evaluation.systems)
         self.n_systems = systems_per_pair(evaluation)
         self.rows: dict[tuple[str, str], list[Row]] = {}
@@ -273,6 +274,7 @@ class TriageSession:
         """
         current = self.current
         self.rejudge(keys)
+        self._learned.clear()  # outcomes changed: phrases are learned again when asked
         rows = [row for rows in self.rows.values() for row in rows]
         everything = pending_rows(rows, self.suite, self.n_systems, order=self.order)
         self._open = {key_of(p) for p in everything}
@@ -535,6 +537,33 @@ class TriageSession:
         self.history.append(done)
         self._update({(batch.pair, item) for _, item, _ in recorded})
         return done
+
+    def proposed_batch(self, entry: Pending | None = None) -> Batch | None:
+        """A batch for the entry's item learned from the other items of its phenomenon
+        (`testsuite.verdicts.batch.phrase_batches`), or None."""
+        entry = entry or self.current
+        if entry is None:
+            return None
+        key = (entry.pair, entry.phenomenon)
+        learned = self._learned.get(key)
+        if learned is None:
+            judged = []
+            for (pair, item_id), rows in self.rows.items():
+                item = self.suite.items.get((pair, item_id))
+                if pair != entry.pair or item_id == entry.item or item is None \
+                        or item.phenomenon != entry.phenomenon:
+                    continue
+                judged.append(([r[3].strip() for r in rows if r[4] == "pass"],
+                               [r[3].strip() for r in rows if r[4] == "fail"]))
+            learned = self._learned[key] = shared_phrases(judged)
+        rows = self.rows.get((entry.pair, entry.item), [])
+        decided = {r[3].strip(): r[4] for r in rows if r[4] in ("pass", "fail")}
+        pending = {o: s for o, s in self.item_outputs(entry.pair, entry.item).items()
+                   if o not in decided and all(r[4] == "warning" for r in rows
+                                               if r[3].strip() == o)}
+        found = phrase_batches(entry.pair, entry.item, entry.phenomenon, pending, decided,
+                               learned)
+        return found[0] if found else None
 
     def item_outputs(self, pair: str, item: str) -> dict[str, tuple[str, ...]]:
         """Every distinct output of an item (stripped) → the systems that gave it."""

@@ -146,7 +146,8 @@ class Impact:
 def check_verdict(suite: Suite, pair: str, item_id: str, output: str, verdict: str, *,
                   annotator: str | None = None, note: str | None = None,
                   systems: Sequence[SystemOutputs] | None = None, force: bool = False,
-                  settle: bool = False, disagree: bool = False) -> Impact:
+                  settle: bool = False, disagree: bool = False,
+                  cache: RegexCache | None = None) -> Impact:
     """Check a verdict before it is recorded, and say what it would change.
 
     Args:
@@ -162,6 +163,8 @@ def check_verdict(suite: Suite, pair: str, item_id: str, output: str, verdict: s
         force: Allow overriding what a rule decided, and an output no system produced.
         settle: The verdict settles a disagreement (or contradicts others on purpose).
         disagree: Record a contradicting verdict as a disagreement.
+        cache: Compiled patterns (default: a fresh one; one rule compiles in microseconds,
+            loading the persistent cache file would take longer).
 
     Returns:
         The impact (its `verdict` is what to record).
@@ -176,7 +179,7 @@ def check_verdict(suite: Suite, pair: str, item_id: str, output: str, verdict: s
         raise TestsuiteError(f"no {pair} item {item_id!r} in the suite")
     stored = make_verdict(output, verdict, annotator, note, settles=settle)
     rule = suite.rules.get((pair, item_id))
-    cache = RegexCache.persistent()
+    cache = cache if cache is not None else RegexCache()
     now_rule = CompiledRule(rule, cache)
     before = now_rule.judge(stored.output)
     # What the rule alone decides, verdicts aside: a verdict may never override it silently.

@@ -162,8 +162,11 @@ def check_rows(suite: Suite, rows: Sequence[SheetRow], path: Path, *, pair: str,
     Raises:
         TestsuiteError: listing every problem (nothing is to be recorded then).
     """
+    from ..matching import RegexCache
+
     problems: list[Problem] = []
     checked = Checked()
+    cache = RegexCache()
     seen: dict[tuple[str, str], tuple[str, int]] = {}
     for row in rows:
         where = Problem("", str(path), row.line, row.item or None)
@@ -190,7 +193,8 @@ def check_rows(suite: Suite, rows: Sequence[SheetRow], path: Path, *, pair: str,
         try:
             impact = check_verdict(suite, row_pair, row.item, row.output, row.verdict,
                                    annotator=annotator, note=row.note or None,
-                                   systems=systems, force=force, disagree=disagree)
+                                   systems=systems, force=force, disagree=disagree,
+                                   cache=cache)
         except TestsuiteError as exc:
             problems.extend(Problem(p.message, where.file, where.line, where.item)
                             for p in exc.problems)
