@@ -51,6 +51,7 @@ class TriageApp(App[int]):
         session: The loaded session, or None to load it with `loader` behind a loading
             indicator.
         loader: Loads the session (called in a thread, told what it is doing).
+        watch: Take in what other sessions write, every second.
 
     The return value (`App.return_value`) is the number of decisions saved. A problem
     while loading ends the app; it is kept in `error`.
@@ -84,10 +85,11 @@ class TriageApp(App[int]):
     ]
 
     def __init__(self, session: TriageSession | None = None,
-                 loader: Callable[[Callable[[str], None]], TriageSession] | None = None
-                 ) -> None:
+                 loader: Callable[[Callable[[str], None]], TriageSession] | None = None,
+                 watch: bool = True) -> None:
         super().__init__()
         self.session: TriageSession | None = session
+        self.watch = watch  # look at the folder every second (tests call watch_files)
         self.loader = loader
         self.error: TestsuiteError | None = None
         self.panel = PANELS[0]
@@ -153,7 +155,8 @@ class TriageApp(App[int]):
         self.sub_title = f"annotator: {self.session.annotator}"
         self.refresh_bindings()  # the footer now offers every key
         self.show()
-        self.set_interval(1.0, self.watch_files)
+        if self.watch:
+            self.set_interval(1.0, self.watch_files)
 
     def on_resize(self) -> None:
         """Redraw: the output columns and the progress line follow the width."""
@@ -162,8 +165,8 @@ class TriageApp(App[int]):
     def watch_files(self) -> None:
         """Take in what other sessions wrote; say where they are; redraw if anything moved."""
         session = self.session
-        if session is None:
-            return
+        if session is None or not self._screen_stack or isinstance(self.screen, ModalScreen):
+            return  # not yet, quitting, or in a dialog (whose view must not move under it)
         before = session.current
         before_others = dict(session.others)
         synced = session.sync()
