@@ -39,8 +39,8 @@ def drive_two(folder: Path, scenario: Pair) -> tuple[TriageApp, TriageApp]:
     """Run alice's and bob's apps on the same folder at the same time."""
     # The apps' one-second look at the folder is what the tests do by hand, where a person
     # would wait, so that the interleaving is the same on a slow machine.
-    alice = TriageApp(TriageSession.load(options(folder, annotator="alice")), watch=False)
-    bob = TriageApp(TriageSession.load(options(folder, annotator="bob")), watch=False)
+    alice = TriageApp(TriageSession.load(options(folder, annotator="alice")), follow=False)
+    bob = TriageApp(TriageSession.load(options(folder, annotator="bob")), follow=False)
 
     async def run() -> None:
         async with alice.run_test(size=(120, 40)) as a, bob.run_test(size=(120, 40)) as b:

@@ -51,7 +51,7 @@ class TriageApp(App[int]):
         session: The loaded session, or None to load it with `loader` behind a loading
             indicator.
         loader: Loads the session (called in a thread, told what it is doing).
-        watch: Take in what other sessions write, every second.
+        follow: Take in what other sessions write, every second.
 
     The return value (`App.return_value`) is the number of decisions saved. A problem
     while loading ends the app; it is kept in `error`.
@@ -86,10 +86,10 @@ class TriageApp(App[int]):
 
     def __init__(self, session: TriageSession | None = None,
                  loader: Callable[[Callable[[str], None]], TriageSession] | None = None,
-                 watch: bool = True) -> None:
+                 follow: bool = True) -> None:
         super().__init__()
         self.session: TriageSession | None = session
-        self.watch = watch  # look at the folder every second (tests call watch_files)
+        self.follow = follow  # look at the folder every second (tests call watch_files)
         self.loader = loader
         self.error: TestsuiteError | None = None
         self.panel = PANELS[0]
@@ -155,7 +155,7 @@ class TriageApp(App[int]):
         self.sub_title = f"annotator: {self.session.annotator}"
         self.refresh_bindings()  # the footer now offers every key
         self.show()
-        if self.watch:
+        if self.follow:
             self.set_interval(1.0, self.watch_files)
 
     def on_resize(self) -> None:
