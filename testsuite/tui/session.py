@@ -238,6 +238,19 @@ class TriageSession:
                                     judged.outcome.value, judged.reason))
         self.rows.update(by_key)
 
+    def _pending(self) -> list[Pending]:
+        """The pending entries the filters select; counts every pending one for progress."""
+        rows = [row for rows in self.rows.values() for row in rows]
+        everything = pending_rows(rows, self.suite, self.n_systems, order=self.order)
+        self._open = {key_of(p) for p in everything}
+        for entry in everything:
+            self._seen.setdefault(key_of(entry), entry.category)
+        f = self.filters
+        if not (f.categories or f.phenomena or f.systems):
+            return everything
+        return pending_rows(rows, self.suite, self.n_systems, categories=f.categories,
+                            phenomena=f.phenomena, systems=f.systems, order=self.order)
+
     def refresh(self, keep: Key | None = None) -> None:
         """Recompute the queue from the judged outputs.
 
@@ -246,15 +259,7 @@ class TriageSession:
                 output of its item (a rule edit resolved this one: the annotator is still
                 on that item); else stay at the same place in the queue.
         """
-        rows = [row for rows in self.rows.values() for row in rows]
-        everything = pending_rows(rows, self.suite, self.n_systems, order=self.order)
-        self._open = {key_of(p) for p in everything}
-        for entry in everything:
-            self._seen.setdefault(key_of(entry), entry.category)
-        f = self.filters
-        self.entries = pending_rows(rows, self.suite, self.n_systems, categories=f.categories,
-                                    phenomena=f.phenomena, systems=f.systems,
-                                    order=self.order)
+        self.entries = self._pending()
         keys = [key_of(p) for p in self.entries]
         same_item = [i for i, k in enumerate(keys) if keep is not None and k[:2] == keep[:2]]
         if keep is not None and keep in keys:
@@ -275,15 +280,7 @@ class TriageSession:
         current = self.current
         self.rejudge(keys)
         self._learned.clear()  # outcomes changed: phrases are learned again when asked
-        rows = [row for rows in self.rows.values() for row in rows]
-        everything = pending_rows(rows, self.suite, self.n_systems, order=self.order)
-        self._open = {key_of(p) for p in everything}
-        for entry in everything:
-            self._seen.setdefault(key_of(entry), entry.category)
-        f = self.filters
-        fresh = {key_of(p): p for p in pending_rows(
-            rows, self.suite, self.n_systems, categories=f.categories, phenomena=f.phenomena,
-            systems=f.systems, order=self.order)}
+        fresh = {key_of(p): p for p in self._pending()}
         entries = []
         for entry in self.entries:
             key = key_of(entry)

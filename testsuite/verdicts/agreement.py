@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..model import Suite, Verdict
-from .conflicts import in_force
+from .conflicts import in_force, with_verdicts
 
 
 @dataclass(frozen=True)
@@ -58,12 +58,7 @@ def blind_sample(suite: Suite, second: str, size: int, seed: int, *,
         pair: Only this language pair.
     """
     candidates = []
-    for key, item in suite.items.items():
-        if pair is not None and key[0] != pair:
-            continue
-        rule = suite.rules.get(key)
-        if rule is None or not rule.verdicts:
-            continue
+    for item, rule in with_verdicts(suite, pair):
         decided_by_second = {v.output.strip() for v in rule.verdicts if v.annotator == second}
         outputs = sorted({v.output.strip() for v in rule.verdicts
                           if v.annotator != second and (first is None or v.annotator == first)})
@@ -121,19 +116,14 @@ def agreement(suite: Suite, first: str, second: str, pair: str | None = None) ->
     result = Agreement(first, second)
     by_category: dict[str, list[tuple[str, str]]] = {}
     everything: list[tuple[str, str]] = []
-    for key, item in suite.items.items():
-        if pair is not None and key[0] != pair:
-            continue
-        rule = suite.rules.get(key)
-        if rule is None or not rule.verdicts:
-            continue
+    for item, rule in with_verdicts(suite, pair):
         a, b = _latest(rule.verdicts, first), _latest(rule.verdicts, second)
         for output in sorted(a.keys() & b.keys()):
             labels = (a[output], b[output])
             by_category.setdefault(item.category, []).append(labels)
             everything.append(labels)
             if labels[0] != labels[1]:
-                result.disagreements.append((key[0], key[1], output, *labels))
+                result.disagreements.append((item.pair, item.id, output, *labels))
     for category, pairs in sorted(by_category.items()):
         result.rows.append(AgreementRow(category, len(pairs), sum(x == y for x, y in pairs),
                                         cohen_kappa(pairs)))

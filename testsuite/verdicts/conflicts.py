@@ -12,14 +12,14 @@ that overrides what a rule decided, one that contradicts another annotator.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..errors import Problem, TestsuiteError
 from ..matching import CompiledRule, RegexCache
-from ..model import DISAGREEMENT, Rule, Suite, Verdict, standing_verdicts
+from ..model import DISAGREEMENT, Item, Rule, Suite, Verdict, standing_verdicts
 from .store import make_verdict, verdict_file
 
 if TYPE_CHECKING:
@@ -64,15 +64,18 @@ def in_force(verdicts: Sequence[Verdict], output: str) -> list[Verdict]:
     return list(latest.values())
 
 
+def with_verdicts(suite: Suite, pair: str | None = None) -> Iterator[tuple[Item, Rule]]:
+    """The items (of one pair, or all) that have verdicts, with their rules, in suite order."""
+    for key, item in suite.items.items():
+        rule = suite.rules.get(key)
+        if (pair is None or key[0] == pair) and rule is not None and rule.verdicts:
+            yield item, rule
+
+
 def disagreements(suite: Suite, pair: str | None = None) -> list[Disagreement]:
     """Every output whose verdicts contradict each other, in suite order."""
     found = []
-    for key, item in suite.items.items():
-        if pair is not None and key[0] != pair:
-            continue
-        rule = suite.rules.get(key)
-        if rule is None or not rule.verdicts:
-            continue
+    for item, rule in with_verdicts(suite, pair):
         for output, standing in standing_verdicts(rule.verdicts).items():
             if standing != DISAGREEMENT:
                 continue
