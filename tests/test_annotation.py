@@ -303,3 +303,29 @@ def test_triage_simulation_never_decides_against_the_oracle(data: Path) -> None:
     assert batches.against_oracle == 0 and none.against_oracle == 0
     assert batches.decisions < 0.8 * none.decisions
     shutil.rmtree(suite_dir)
+
+
+def test_agreement_commands_sample_blind_then_report(project: Path) -> None:  # noqa: F811
+    base = ["--suite", str(project / "suites"), "--suite", str(project / "rules")]
+    for output, verdict in (("Tom hat endlich alles verraten.", "pass"),
+                            ("Die Prüfung war leicht.", "fail")):
+        item = "idiom-01" if "Tom" in output else "idiom-02"
+        assert runner.invoke(app, ["verdict", item, verdict, "--output", output, "--annotator",
+                                   "alice", *base]).exit_code == 0
+    sheet = project / "sample.csv"
+    result = runner.invoke(app, ["agreement", "--second", "bob", "--sample", "5", "--seed", "3",
+                                 "--out", str(sheet), *base])
+    assert result.exit_code == 0, result.output
+    text = sheet.read_text(encoding="utf-8-sig")
+    assert "Tom hat endlich alles verraten." in text and "pass" not in text.split("\n", 1)[1]
+    _fill(sheet, {"Tom hat endlich alles verraten.": "pass", "Die Prüfung war leicht.": "pass"},
+          sheet)
+    result = runner.invoke(app, ["import", str(sheet), "--annotator", "bob", *base])
+    assert result.exit_code == 1 and "--disagree" in result.output  # never silently
+    result = runner.invoke(app, ["import", str(sheet), "--annotator", "bob", "--disagree",
+                                 *base])
+    assert "1 disagreeing with another annotator" in result.output
+    result = runner.invoke(app, ["agreement", "--first", "alice", "--second", "bob", *base])
+    assert result.exit_code == 0, result.output
+    assert "1 disagreements to settle" in result.output
+    assert "0.500" in result.output  # raw agreement over both outputs

@@ -23,7 +23,7 @@ from typer.testing import CliRunner
 
 from testsuite.evaluate import evaluate
 from testsuite.inputs import InputSpec, load_outputs
-from testsuite.loader import load_suite
+from testsuite.loader import lint, load_suite
 from testsuite.matching import RegexCache
 from testsuite.tui import TriageOptions, run_triage
 from testsuite.tui.app import TriageApp
@@ -592,3 +592,39 @@ def test_80_by_24_every_panel_is_on_screen_and_scrolls(project: Path) -> None:
             await scenario(app, pilot)
 
     asyncio.run(run())
+
+
+def test_accepting_a_suggestion_writes_pattern_and_examples_and_undo_restores(
+        project: Path) -> None:
+    (project / "outputs" / "Online-D.txt").write_text(
+        "Tom hat endlich alles erzählt, sagt man.\nx\ny\nz\nw\n", encoding="utf-8")
+    rules = project / "rules" / "en-de" / "mwe.yaml"
+    paraphrase = ("en-de", "idiom-01", "Tom hat endlich alles erzählt, sagt man.")
+
+    async def scenario(app: TriageApp, pilot: object) -> None:
+        assert app.session is not None
+        while current(app) != ERZAEHLT:
+            await pilot.press("j")  # type: ignore[attr-defined]
+        assert app.session.suggestions() == []  # nothing decided on the item yet
+        await pilot.press("p")  # type: ignore[attr-defined]
+        found = app.session.suggestions(next(e for e in app.session.entries
+                                             if (e.pair, e.item, e.output) == paraphrase))
+        assert found and [d.output for d in found[0].decides] == [paraphrase[2]]
+        while current(app) != paraphrase:
+            await pilot.press("j")  # type: ignore[attr-defined]
+        assert "suggestion (a accepts)" in str(app.query_one("#suggestion").render())
+        await pilot.press("a")  # type: ignore[attr-defined]
+        assert paraphrase not in queue(app)
+        text = rules.read_text(encoding="utf-8")
+        assert text == MWE_RULES.replace(
+            "'ausgeplaudert|verraten'", f"'ausgeplaudert|verraten|{found[0].learned}'").replace(
+            "  - item: 'idiom-02'\n", "    examples:\n      pass:\n        - "
+            "'Tom hat endlich alles erzählt.'\n  - item: 'idiom-02'\n")
+        assert not [p for p in lint([project / "suites", project / "rules"]).problems
+                    if p.fatal]
+        await pilot.press("u")  # type: ignore[attr-defined]
+        assert rules.read_text(encoding="utf-8") == MWE_RULES
+        assert paraphrase in queue(app)
+
+    drive(project, scenario)
+    assert verdicts(project) == [("idiom-01", ERZAEHLT[2], "pass", "tester", None)]

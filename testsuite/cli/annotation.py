@@ -37,33 +37,12 @@ def export(
     category: CategoryOption = None,
     phenomenon: PhenomenonOption = None,
     system: SystemOption = None,
-    sample: Annotated[int | None, typer.Option(
-        help="Instead: a blind sample of this many outputs already decided, for --second to "
-        "re-decide (annotator agreement).", show_default=False)] = None,
-    second: Annotated[str | None, typer.Option(
-        help="Who re-decides the sample (their own decisions are left out).",
-        show_default=False)] = None,
-    seed: Annotated[int, typer.Option(help="Seed of the random sample.")] = 1,
 ) -> None:
     """Write the pending decisions as a spreadsheet to fill in (verdict, note columns)."""
-    from ..verdicts.agreement import blind_sample
     from ..verdicts.queue import evaluation_rows, pending_warnings
-    from ..verdicts.sheets import export_rows, sample_rows, write_sheet
+    from ..verdicts.sheets import export_rows, write_sheet
     from ..verdicts.suggest import suggest
 
-    if sample is not None:
-        from ..errors import TestsuiteError
-        from ..model import pair_code
-
-        if not second:
-            raise TestsuiteError("--sample needs --second: who re-decides it")
-        loaded = _suite(list(inputs.suite))
-        chosen = pair_code(inputs.pair) if inputs.pair else _only_pair(loaded.pairs)
-        rows = sample_rows(blind_sample(loaded, second, sample, seed, pair=chosen))
-        write_sheet(out, rows)
-        _console().print(f"wrote a blind sample of {len(rows)} decided outputs for "
-                         f"{_escape(second)} to {_escape(str(out))}")
-        return
     loaded, evaluation = _evaluate(inputs, True)
     pending = pending_warnings(evaluation, loaded, categories=category, phenomena=phenomenon,
                                systems=system)
@@ -137,18 +116,46 @@ def import_sheet(
 @app.command(rich_help_panel="Resolve warnings")
 @friendly
 def agreement(
-    first: Annotated[str, typer.Option(help="The first annotator.")],
     second: Annotated[str, typer.Option(help="The second annotator.")],
+    first: Annotated[str | None, typer.Option(
+        help="The first annotator (for --sample: default anyone else).", show_default=False)
+    ] = None,
     pair: PairOption = None,
     suite: SuiteOption = None,
+    sample: Annotated[int | None, typer.Option(
+        help="Instead of the report: write a blind sample of this many decided outputs "
+        "(without their verdicts) for --second to re-decide, to --out.", show_default=False)
+    ] = None,
+    seed: Annotated[int, typer.Option(help="Seed of the random sample.")] = 1,
+    out: Annotated[Path | None, typer.Option(
+        "--out", "-o", help="The sample sheet: FILE.csv or FILE.xlsx.", show_default=False)
+    ] = None,
 ) -> None:
-    """Raw agreement and Cohen's kappa of two annotators per category, and disagreements."""
+    """Agreement of two annotators: a blind sample to re-decide, then raw agreement and
+    Cohen's kappa per category, and the disagreements."""
     from rich.table import Table
 
+    from ..errors import TestsuiteError
     from ..model import pair_code
     from ..verdicts.agreement import agreement as measure
+    from ..verdicts.agreement import blind_sample
+    from ..verdicts.sheets import sample_rows, write_sheet
 
     loaded = _suite(suite)
+    if sample is not None:
+        if out is None:
+            raise TestsuiteError("--sample needs --out: the sheet to write")
+        chosen = pair_code(pair) if pair else _only_pair(loaded.pairs)
+        rows = sample_rows(blind_sample(loaded, second, sample, seed, first=first,
+                                        pair=chosen))
+        write_sheet(out, rows)
+        _console().print(f"wrote a blind sample of {len(rows)} decided outputs for "
+                         f"{_escape(second)} to {_escape(str(out))}; import it with "
+                         f"testsuite import {_escape(str(out))} --annotator "
+                         f"{_escape(second)} --disagree")
+        return
+    if first is None:
+        raise TestsuiteError("--first: whose verdicts to compare with --second's")
     result = measure(loaded, first, second, pair_code(pair) if pair else None)
     table = Table(title=f"Agreement of {first} and {second}", title_justify="left")
     for column in ("category", "outputs", "agreed", "raw", "kappa"):
