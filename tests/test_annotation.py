@@ -329,3 +329,19 @@ def test_agreement_commands_sample_blind_then_report(project: Path) -> None:  # 
     assert result.exit_code == 0, result.output
     assert "1 disagreements to settle" in result.output
     assert "0.500" in result.output  # raw agreement over both outputs
+
+
+def test_batch_command(project: Path) -> None:  # noqa: F811
+    base = ["--suite", str(project / "suites"), "--suite", str(project / "rules")]
+    outputs = str(project / "outputs")
+    result = runner.invoke(app, ["batch", outputs, "--verdict", "pass", "--phenomenon", "idiom",
+                                 "--pattern", "verraten|leicht", "--dry-run", *base])
+    assert result.exit_code == 0, result.output
+    assert "would decide 2 outputs (3 outcomes) of phenomenon idiom pass" in result.output
+    assert not (project / "rules" / "en-de" / "verdicts.yaml").exists()
+    result = runner.invoke(app, ["batch", outputs, "--verdict", "fail", "--item", "idiom-02",
+                                 *base])
+    assert "decided 1 outputs (1 outcomes) of item idiom-02 fail" in result.output
+    result = runner.invoke(app, ["batch", outputs, "--verdict", "pass", "--item", "idiom-01",
+                                 "--pattern", "(", *base])
+    assert result.exit_code == 1 and "does not compile" in result.output

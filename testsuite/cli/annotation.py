@@ -167,3 +167,41 @@ def agreement(
     console.print(table)
     console.print(f"{len(result.disagreements)} disagreements to settle "
                   "(testsuite disagreements lists them, testsuite settle settles one)")
+
+
+@app.command(rich_help_panel="Resolve warnings")
+@friendly
+@with_inputs
+def batch(
+    inputs: InputSpec,
+    decision: Annotated[str, typer.Option("--verdict", help="pass or fail.")],
+    item: Annotated[str | None, typer.Option(
+        help="Every pending output of this item…", show_default=False)] = None,
+    phenomenon: Annotated[str | None, typer.Option(
+        help="…or of every item of this phenomenon…", show_default=False)] = None,
+    pattern: Annotated[str, typer.Option(
+        help="…that this regex finds (default: all of them).")] = "",
+    annotator: Annotated[str | None, typer.Option(
+        help="Who decides (default: your login name).", show_default=False)] = None,
+    dry_run: Annotated[bool, typer.Option(help="Only show what would be decided.")] = False,
+) -> None:
+    """Decide many pending outputs at once: those of an item or phenomenon that match."""
+    import json
+
+    from ..verdicts.batch import apply, select
+    from ..verdicts.queue import pending_warnings
+
+    loaded, evaluation = _evaluate(inputs, True)
+    chosen = select(pending_warnings(evaluation, loaded), decision, pattern, item=item,
+                    phenomenon=phenomenon)
+    for item_id, decided in chosen.decides:
+        typer.echo(json.dumps({"item": item_id, "output": decided.output,
+                               "systems": list(decided.systems), "verdict": decision},
+                              ensure_ascii=False))
+    console = _console(stderr=True)
+    what = f"{len(chosen.decides)} outputs ({chosen.outcomes} outcomes) of {chosen.scope}"
+    if dry_run or not chosen.decides:
+        console.print(f"would decide {_escape(what)} {decision}")
+        return
+    apply(loaded, chosen, annotator)
+    console.print(f"decided {_escape(what)} {decision}")
