@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 from typer.testing import CliRunner
 
 from testsuite.cli import app
-from testsuite.dfki import dfki_json, import_dfki, read_dfki
+from testsuite.dfki import dfki_json, import_dfki, read_dfki, write_suite
 from testsuite.errors import TestsuiteError
 from testsuite.loader import lint, load_suite
+from testsuite.model import Item, Rule, Suite, pair_code
 
 runner = CliRunner()
 
@@ -65,7 +69,7 @@ def test_lossless_after_an_edit(dfki_dir, data, tmp_path):
 @pytest.mark.parametrize(("text", "message"), [
     ('{"items": [', "not valid JSON"),
     ('{"things": []}', "expected an object with an 'items' list"),
-    ('{"items": [{"id": "1", "langpair": "deen"}]}', "item #1 lacks category, negative_regex"),
+    ('{"items": [{"id": "1", "langpair": "deen"}]}', "lacks category, negative_regex"),
 ])
 def test_bad_dfki_json(tmp_path, text, message):
     path = tmp_path / "items.json"
@@ -76,3 +80,79 @@ def test_bad_dfki_json(tmp_path, text, message):
     assert result.exit_code == 1
     assert message.split(",")[0] in result.output
     assert "Traceback" not in result.output
+
+
+# --- hostile or malformed items (#11) -------------------------------------------------------
+
+ITEM = {"category": "Ambiguity", "id": "00001", "langpair": "deen", "negative_regex": "",
+        "negative_tokens": [], "phenomenon": "Lexical ambiguity", "positive_regex": "Bank",
+        "positive_tokens": ["Ufer"], "source_sentence": "Er sitzt auf der Bank."}
+
+
+def files_under(folder: Path) -> list[str]:
+    return sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file())
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    ({"langpair": "../../x"}, "(item 00001): 'langpair': '../../x' is not a language pair"),
+    ({"langpair": "/tmp/elsewhere"}, "'langpair': '/tmp/elsewhere' is not a language pair"),
+    ({"langpair": None}, "(item 00001): 'langpair': a language pair must be text such as "
+                         "de-en, not null"),
+    ({"langpair": "de-en-fr"}, "is not a language pair"),
+    ({"category": ["Ambiguity"]}, "(item 00001): 'category' must be non-empty text, not a list"),
+    ({"category": ""}, "'category' must be non-empty text, not ''"),
+    ({"phenomenon": 3}, "'phenomenon' must be non-empty text, not a number"),
+    ({"positive_tokens": "notalist"}, "(item 00001): 'positive_tokens' must be a list of "
+                                      "strings, not 'notalist'"),
+    ({"negative_tokens": ["ok", None]}, "'negative_tokens' must be a list of strings, not a "
+                                        "list holding null"),
+    ({"positive_regex": None}, "'positive_regex' must be text (empty for none), not null"),
+    ({"id": None}, "items.json: item #1: 'id' must be a non-empty string or number, not null"),
+    ({"id": ["1"]}, "item #1: 'id' must be a non-empty string or number, not a list"),
+])
+def test_bad_fields_are_refused_naming_the_item(tmp_path, change, message):
+    path = tmp_path / "items.json"
+    path.write_text(json.dumps({"items": [dict(ITEM, **change)]}), encoding="utf-8")
+    out = tmp_path / "deep" / "out"
+    result = runner.invoke(app, ["import-dfki", str(path), "--out", str(out)])
+    assert result.exit_code == 1 and isinstance(result.exception, SystemExit), result.output
+    assert message in result.output
+    assert files_under(tmp_path) == ["items.json"]  # nothing written anywhere
+
+
+def test_an_item_that_is_not_an_object(tmp_path):
+    path = tmp_path / "items.json"
+    path.write_text(json.dumps({"items": [ITEM, "x", None]}), encoding="utf-8")
+    with pytest.raises(TestsuiteError) as caught:
+        read_dfki(path)
+    assert [str(p) for p in caught.value.problems] == [
+        f"{path}: item #2: an item must be an object with category, id, langpair, "
+        "negative_regex, negative_tokens, phenomenon, positive_regex, positive_tokens, "
+        "source_sentence, not 'x'",
+        f"{path}: item #3: an item must be an object with category, id, langpair, "
+        "negative_regex, negative_tokens, phenomenon, positive_regex, positive_tokens, "
+        "source_sentence, not null"]
+
+
+@pytest.mark.parametrize("spelling", ["deen", "de_en", "DE-EN", "de-en", " De_En "])
+def test_pair_spellings_are_normalised(tmp_path, spelling):
+    assert pair_code(spelling) == "de-en"
+    path = tmp_path / "items.json"
+    path.write_text(json.dumps({"items": [dict(ITEM, langpair=spelling)]}), encoding="utf-8")
+    suite, written = import_dfki(path, tmp_path / "out")
+    assert suite.pairs == ["de-en"]
+    assert files_under(tmp_path / "out") == ["rules/de-en/ambiguity.yaml",
+                                             "suites/de-en/ambiguity.yaml"]
+
+
+@pytest.mark.parametrize("pair", ["../x", "ABSOLUTE", "de", "", "d-e", "de/en", "de-en\x1b"])
+def test_a_suite_with_a_bad_pair_is_not_written(tmp_path, pair):
+    # A suite built in Python bypasses read_dfki; writing it checks the pair again, so
+    # that the rules file can never land on the suite file (both were <pair>/ambiguity.yaml
+    # for an absolute pair).
+    pair = str(tmp_path / "abs") if pair == "ABSOLUTE" else pair
+    suite = Suite({(pair, "1"): Item("1", pair, "Ambiguity", "Lexical", "Satz.")},
+                  {(pair, "1"): Rule("1", "x")})
+    with pytest.raises(TestsuiteError, match="language pair"):
+        write_suite(suite, tmp_path / "out")
+    assert not any(tmp_path.rglob("*.yaml"))

@@ -162,3 +162,54 @@ def test_non_fatal_problems_do_not_stop_loading(tmp_path):
     write(tmp_path, "s.yaml", GOOD_SUITE)
     suite = load_suite([tmp_path])  # no rules at all: items without rules give warnings
     assert len(suite) == 2 and not suite.rules
+
+
+# --- keys and pairs that cannot be used (#11) -----------------------------------------------
+
+
+@pytest.mark.parametrize(("text", "line", "kind"), [
+    ("pair: de-en\nrules:\n  - item: x\n    [a, b]: c\n", 4, "a list"),
+    ("pair: de-en\n? [a, b]\n: x\nrules: []\n", 2, "a list"),
+    ("pair: de-en\n{a: 1}: x\nrules: []\n", 2, "a mapping"),
+    ("pair: de-en\nrules: []\n? !!set {a}\n: x\n", 3, "a mapping"),
+])
+def test_a_key_that_is_not_plain_text_names_file_and_line(tmp_path, text, line, kind):
+    path = tmp_path / "rules.yaml"
+    path.write_text(text, encoding="utf-8")
+    result = lint([path])
+    assert [str(p) for p in result.problems] == [
+        f"{path}:{line}: malformed YAML: a key must be plain text, not {kind}"]
+
+
+@pytest.mark.parametrize(("pair", "message"), [
+    ("../../x", "'pair': '../../x' is not a language pair"),
+    ("[de, en]", "'pair': a language pair must be text such as de-en, not a list"),
+    ("german", "'pair': 'german' is not a language pair"),
+])
+def test_a_pair_that_is_not_a_language_pair(tmp_path, pair, message):
+    path = write(tmp_path, "s.yaml", f"""
+        pair: {pair}
+        category: C
+        items:
+          - id: a
+            phenomenon: P
+            source: S
+    """)
+    result = lint([path])
+    assert any(str(p).startswith(f"{path}:1: {message}") for p in result.problems)
+
+
+@pytest.mark.parametrize("verdicts", ["null", "[]"])
+def test_a_rule_entry_with_no_verdicts(tmp_path, verdicts):
+    # Found by tests/test_fuzz.py: it ended in an IndexError.
+    write(tmp_path, "s.yaml", GOOD_SUITE)
+    write(tmp_path, "r.yaml", GOOD_RULES)
+    write(tmp_path, "verdicts.yaml", f"""
+        pair: de-en
+        rules:
+          - item: gapping-02
+            verdicts: {verdicts}
+          - item: no-such-item
+            verdicts: {verdicts}
+    """)
+    assert len(load_suite([tmp_path])) == 2

@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+import os
+import pickle
+import stat
+import sys
 import time
+from pathlib import Path
 
 import pytest
+import regex
 
+from testsuite.errors import TestsuiteWarning
 from testsuite.matching import CompiledRule, RegexCache, judge
 from testsuite.model import Rule, Verdict
 
@@ -118,3 +125,101 @@ def test_unreadable_cache_file_is_ignored_and_replaced(tmp_path):
 def test_empty_cache_dir_setting_disables_the_file(monkeypatch):
     monkeypatch.setenv("TESTSUITE_CACHE_DIR", "")
     assert RegexCache.persistent()._path is None
+
+
+# --- the cache is a pickle: only the user's own, unwritable by others, is read (#11) --------
+
+
+class _Evil:
+    """Unpickling this runs code: it creates the folder named in its argument."""
+
+    def __init__(self, marker: str) -> None:
+        self.marker = marker
+
+    def __reduce__(self):  # noqa: D105
+        return (os.mkdir, (self.marker,))
+
+
+def _poisoned(tmp_path: Path) -> tuple[Path, Path]:
+    folder = tmp_path / "cache"
+    folder.mkdir(mode=0o700)
+    folder.chmod(0o700)
+    path = folder / "regex.pickle"
+    marker = tmp_path / "code-ran"
+    path.write_bytes(pickle.dumps({"x": _Evil(str(marker))}))
+    path.chmod(0o600)
+    return path, marker
+
+
+@pytest.mark.parametrize("shared", ["file", "folder"])
+def test_a_cache_others_can_write_is_not_read(tmp_path, shared):
+    path, marker = _poisoned(tmp_path)
+    (path if shared == "file" else path.parent).chmod(0o666 if shared == "file" else 0o777)
+    with pytest.warns(TestsuiteWarning, match=f"cache not used: the {shared} "
+                      f".*can be written by other users .a cache others can change"):
+        cache = RegexCache(path)
+    assert not marker.exists()
+    assert cache.get("abc") is not None  # compiled instead
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0,
+                    reason="giving a file to another user needs root")
+def test_a_cache_of_another_user_is_not_read(tmp_path):
+    path, marker = _poisoned(tmp_path)
+    os.chown(path, 65534, 65534)
+    with pytest.warns(TestsuiteWarning, match="belongs to another user .uid 65534."):
+        RegexCache(path)
+    assert not marker.exists()
+
+
+def test_the_users_own_cache_is_read(tmp_path):
+    # The check is what stands between a pickle and its code: the same file, private, runs.
+    path, marker = _poisoned(tmp_path)
+    RegexCache(path)
+    assert marker.exists()
+
+
+def test_the_cache_is_written_privately_whatever_the_umask(tmp_path):
+    folder = tmp_path / "new-cache"
+    old = os.umask(0o002)
+    try:
+        cache = RegexCache(folder / "regex.pickle")
+        cache.get("abc")
+        cache.save()
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+    assert stat.S_IMODE((folder / "regex.pickle").stat().st_mode) == 0o600
+    assert "abc" in RegexCache(folder / "regex.pickle")._stored  # and read back
+
+
+def test_nothing_is_written_into_a_folder_others_can_write(tmp_path):
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    folder.chmod(0o777)
+    cache = RegexCache(folder / "regex.pickle")
+    cache.get("abc")
+    cache.save()
+    assert list(folder.iterdir()) == []
+
+
+def test_the_command_line_says_why_in_one_line(tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    from testsuite.bundled import bundled_samples
+    from testsuite.cli import app
+
+    folder = tmp_path / "cache"
+    folder.mkdir()
+    folder.chmod(0o777)
+    name = f"regex-{regex.__version__}-py{sys.version_info[0]}{sys.version_info[1]}.pickle"
+    (folder / name).write_bytes(pickle.dumps({}))
+    monkeypatch.setenv("TESTSUITE_CACHE_DIR", str(folder))
+    result = CliRunner().invoke(app, ["evaluate", str(bundled_samples() / "de-en"), "--pair",
+                                      "de-en", "-q"])
+    assert result.exit_code == 0, result.output
+    warnings = [line for line in result.output.splitlines() if line.startswith("warning:")]
+    assert warnings == [f"warning: cache not used: the folder {folder} can be written by "
+                        "other users (a cache others can change could make the engine judge "
+                        "with other rules or, being a pickle for regexes, run their code); "
+                        "delete it or set TESTSUITE_CACHE_DIR to a folder of your own"]

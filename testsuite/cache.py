@@ -7,7 +7,8 @@ deleted at any time; a missing, foreign or damaged cache file is ignored and rew
 A cache folder someone else can write (a shared or restored ``$TESTSUITE_CACHE_DIR``) could
 make the engine judge with other rules or, for the regex pickle, run their code: a cache
 file is only used if it is owned by the user and neither group- nor world-writable, and the
-same holds for its folder (`trusted`).
+same holds for its folder (`trusted`, which says why in a warning). Caches are written
+with mode 0600 in a folder created 0700, and never into a folder others can write.
 """
 
 from __future__ import annotations
@@ -16,10 +17,11 @@ import contextlib
 import json
 import os
 import stat
+import warnings
 from pathlib import Path
 from typing import Any
 
-from .errors import TestsuiteError
+from .errors import TestsuiteError, TestsuiteWarning
 from .files import write_text
 
 
@@ -34,17 +36,40 @@ def cache_dir() -> Path | None:
 
 
 def trusted(path: Path) -> bool:
-    """Whether a cache file and its folder are the user's own and writable by no one else."""
-    if not hasattr(os, "getuid"):  # Windows: no owner bits to check
-        return path.is_file()
-    for target in (path.parent, path):
-        try:
-            info = target.stat()
-        except OSError:
-            return False
-        if info.st_uid != os.getuid() or info.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
-            return False
-    return True
+    """Whether a cache file and its folder are the user's own and writable by no one else.
+
+    A cache file that exists but is not trusted is named, with the reason, in a
+    `TestsuiteWarning` (the CLI prints it as one line): the user should know why every run
+    is slow, and that someone may have tried to plant a file.
+    """
+    if not path.is_file():
+        return False
+    why = distrust(path.parent) or distrust(path)
+    if why:
+        warnings.warn(TestsuiteWarning(
+            f"cache not used: {why} (a cache others can change could make the engine judge "
+            "with other rules or, being a pickle for regexes, run their code); delete it or "
+            "set TESTSUITE_CACHE_DIR to a folder of your own"), stacklevel=2)
+    return why is None
+
+
+def distrust(path: Path) -> str | None:
+    """Why a cache file or folder must not be used, or None if it may (or does not exist).
+
+    Without user ids (Windows) nothing is checked.
+    """
+    if not hasattr(os, "getuid"):
+        return None
+    try:
+        info = path.stat()
+    except OSError:
+        return None
+    what = "folder" if stat.S_ISDIR(info.st_mode) else "file"
+    if info.st_uid != os.getuid():
+        return f"the {what} {path} belongs to another user (uid {info.st_uid})"
+    if info.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+        return f"the {what} {path} can be written by other users"
+    return None
 
 
 def read_json(name: str) -> Any | None:
@@ -66,7 +91,8 @@ def write_json(name: str, data: Any) -> None:
     folder = cache_dir()
     if folder is None:
         return
+    if distrust(folder):
+        return  # others could change what we write; `trusted` says so when reading
     with contextlib.suppress(OSError, TestsuiteError):
-        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
         write_text(folder / name, json.dumps(data, ensure_ascii=False, separators=(",", ":")),
                    private=True)

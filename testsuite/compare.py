@@ -12,9 +12,10 @@ pair, with the scoring core (`testsuite.scoring`, `testsuite.stats`):
 * **Changes**: accuracy of every system in every run per category, micro-average, category
   and phenomenon macro-average (the same definitions as the paper tables); the change from
   the previous run and whether it is significant, two-sided at α. The items are the same in
-  both runs, so by default the test is paired (exact McNemar; a paired bootstrap within
-  categories or phenomena for the macro-averages); ``test="ztest"`` uses the two-proportion
-  Z-test (and the published macro reading) instead.
+  both runs, so by default the test is paired (exact McNemar; for the macro-averages a
+  paired Z-test with the variance stratified by category or phenomenon, or on request a
+  paired bootstrap); ``test="ztest"`` uses the two-proportion Z-test (and the published
+  macro reading) instead.
 * **Best against best**: each run's best system (micro-average) against the best of the
   earlier runs.
 * **Changed items**: the items a system passed in an earlier run and fails now, and the
@@ -38,13 +39,13 @@ from .stats import (
     DEFAULT_RESAMPLES,
     DEFAULT_SEED,
     bootstrap_pvalues,
-    check_alpha,
     mcnemar_pvalues,
     published_macro_pvalues,
     stratified_pvalues,
     two_sided,
     ztest_pvalues,
 )
+from .values import choice, count, probability
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -65,7 +66,7 @@ class CompareOptions:
 
     Attributes:
         test: ``paired`` (McNemar; default) or ``ztest`` for proportion rows.
-        macro_test: ``bootstrap`` (default with paired), ``stratified`` or ``published``
+        macro_test: ``stratified`` (default with paired), ``bootstrap`` or ``published``
             (default with ztest) for the macro-averages.
         alpha: Two-sided significance level of a change.
         mapping: Renamed systems: a name in some run → the name to match it as.
@@ -85,25 +86,18 @@ class CompareOptions:
     resamples: int = DEFAULT_RESAMPLES
 
     def __post_init__(self) -> None:
-        if self.test not in ("paired", "ztest"):
-            raise TestsuiteError(f"test must be paired or ztest, not {self.test!r}")
-        if self.macro_test not in (None, "published", "stratified", "bootstrap"):
-            raise TestsuiteError(f"macro test must be published, stratified or bootstrap, "
-                                 f"not {self.macro_test!r}")
-        try:
-            check_alpha(self.alpha)
-        except ValueError as exc:
-            raise TestsuiteError(str(exc)) from None
-        if not isinstance(self.resamples, int) or self.resamples < 1:
-            raise TestsuiteError(f"resamples must be a whole number of at least 1, not "
-                                 f"{self.resamples!r}")
+        choice(self.test, ("paired", "ztest"), "test")
+        choice(self.macro_test, (None, "published", "stratified", "bootstrap"), "macro test")
+        probability(self.alpha, "alpha")
+        count(self.resamples, "resamples", minimum=1)
+        count(self.seed, "seed")
 
     @property
     def macro(self) -> str:
         """The macro-row test in effect."""
         if self.macro_test is not None:
             return self.macro_test
-        return "bootstrap" if self.test == "paired" else "published"
+        return "stratified" if self.test == "paired" else "published"
 
 
 @dataclass

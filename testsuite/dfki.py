@@ -15,8 +15,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-from .errors import Problem, TestsuiteError
-from .files import read_text, write_text
+from .errors import Problem, TestsuiteError, describe
+from .files import join, read_json, write_text
 from .model import Item, Rule, Suite, pair_code
 from .yamlio import dump_yaml
 
@@ -32,39 +32,85 @@ def slug(text: str) -> str:
 def read_dfki(path: Path) -> Suite:
     """Read a DFKI ``items.json`` into a suite (items and rules, in file order).
 
+    Every field is checked before it is used: the language pair becomes a folder name, and
+    a string where a token list belongs would otherwise become one-letter tokens.
+
     Raises:
-        TestsuiteError: for invalid JSON or items lacking fields, naming item and field.
+        TestsuiteError: for invalid JSON or items lacking fields or with fields of the wrong
+            kind, naming the item (number and id) and the field.
     """
-    try:
-        data = json.loads(read_text(path))
-    except json.JSONDecodeError as exc:
-        raise TestsuiteError(Problem(f"not valid JSON: {exc.msg}", str(path), exc.lineno)) from None
+    data = read_json(path)
     entries = data.get("items") if isinstance(data, dict) else None
     if not isinstance(entries, list):
         raise TestsuiteError(Problem("expected an object with an 'items' list", str(path)))
     suite = Suite()
-    problems = []
+    problems: list[Problem] = []
     for number, entry in enumerate(entries, start=1):
-        missing = [k for k in DFKI_KEYS if not isinstance(entry, dict) or k not in entry]
-        if missing:
-            known = str(entry["id"]) if isinstance(entry, dict) and "id" in entry else None
-            problems.append(Problem(f"item #{number} lacks {', '.join(missing)}", str(path),
-                                    item=known))
+        checked = _entry(entry, number, path)
+        if isinstance(checked, list):
+            problems.extend(checked)
             continue
-        item_id = str(entry["id"])
-        pair = pair_code(entry["langpair"])
-        key = (pair, item_id)
+        item, rule = checked
+        key = (item.pair, item.id)
         if key in suite.items:
-            problems.append(Problem("duplicate item id", str(path), item=item_id))
+            problems.append(Problem(f"duplicate item id (item #{number})", str(path),
+                                    item=item.id))
             continue
-        suite.items[key] = Item(str(entry["id"]), pair, entry["category"], entry["phenomenon"],
-                                entry["source_sentence"])
-        suite.rules[key] = Rule(str(entry["id"]), entry["positive_regex"],
-                                entry["negative_regex"], tuple(entry["positive_tokens"]),
-                                tuple(entry["negative_tokens"]))
+        suite.items[key] = item
+        suite.rules[key] = rule
     if problems:
         raise TestsuiteError(problems)
     return suite
+
+
+def _entry(entry: object, number: int, path: Path) -> tuple[Item, Rule] | list[Problem]:
+    """One DFKI item as an item and its rule, or the problems that stop it."""
+    known = None
+    if isinstance(entry, dict) and isinstance(entry.get("id"), (str, int)) \
+            and not isinstance(entry.get("id"), bool):
+        known = str(entry["id"])
+
+    def problem(message: str) -> Problem:
+        # The id names the item; without a usable id, its position in the list does.
+        return Problem(message if known else f"item #{number}: {message}", str(path),
+                       item=known)
+
+    if not isinstance(entry, dict):
+        return [problem(f"an item must be an object with {', '.join(DFKI_KEYS)}, "
+                        f"not {describe(entry)}")]
+    missing = [k for k in DFKI_KEYS if k not in entry]
+    if missing:
+        return [problem(f"lacks {', '.join(missing)}")]
+    problems = []
+    if known is None or not known.strip():
+        problems.append(problem(f"'id' must be a non-empty string or number, not "
+                                f"{describe(entry['id'])}"))
+    pair = ""
+    try:
+        pair = pair_code(entry["langpair"])
+    except TestsuiteError as exc:
+        problems.append(problem(f"'langpair': {exc}"))
+    for key in ("category", "phenomenon", "source_sentence"):
+        value = entry[key]
+        if not isinstance(value, str) or not value.strip():
+            problems.append(problem(f"'{key}' must be non-empty text, not {describe(value)}"))
+    for key in ("positive_regex", "negative_regex"):
+        if not isinstance(entry[key], str):
+            problems.append(problem(f"'{key}' must be text (empty for none), not "
+                                    f"{describe(entry[key])}"))
+    for key in ("positive_tokens", "negative_tokens"):
+        value = entry[key]
+        odd = [t for t in value if not isinstance(t, str)] if isinstance(value, list) else []
+        if not isinstance(value, list) or odd:
+            what = f"a list holding {describe(odd[0])}" if odd else describe(value)
+            problems.append(problem(f"'{key}' must be a list of strings, not {what}"))
+    if problems:
+        return problems
+    assert known is not None
+    item = Item(known, pair, entry["category"], entry["phenomenon"], entry["source_sentence"])
+    rule = Rule(known, entry["positive_regex"], entry["negative_regex"],
+                tuple(entry["positive_tokens"]), tuple(entry["negative_tokens"]))
+    return item, rule
 
 
 def suite_documents(suite: Suite) -> dict[Path, dict[str, Any]]:
@@ -75,6 +121,8 @@ def suite_documents(suite: Suite) -> dict[Path, dict[str, Any]]:
     """
     documents: dict[Path, dict[str, Any]] = {}
     for pair in suite.pairs:
+        if pair_code(pair) != pair:  # the pair becomes a folder name
+            raise TestsuiteError(f"language pair {pair!r} is not written as xx-yy")
         items = suite.items_of(pair)
         categories = list(dict.fromkeys(item.category for item in items))
         contiguous = sum(1 for a, b in zip(items, items[1:], strict=False)
@@ -130,12 +178,23 @@ def _rule_document(rule: Rule) -> dict[str, Any]:
 
 
 def write_suite(suite: Suite, out: Path) -> list[Path]:
-    """Write a suite as YAML under ``out/suites/<pair>/`` and ``out/rules/<pair>/``."""
+    """Write a suite as YAML under ``out/suites/<pair>/`` and ``out/rules/<pair>/``.
+
+    Every path is built with `files.join` (each part one plain name, the result inside
+    `out`), and no two documents may share a path, so a rules file can never replace the
+    suite file it belongs to.
+
+    Raises:
+        TestsuiteError: if a name cannot be a file name or a path would leave `out`.
+    """
+    documents = suite_documents(suite)
+    paths = {relative: join(out, *relative.parts, what="name") for relative in documents}
+    if len(set(paths.values())) != len(paths):
+        raise TestsuiteError("two suite or rules files would have the same path; nothing "
+                             "was written")
     written = []
-    for relative, document in suite_documents(suite).items():
-        path = out / relative
-        write_text(path, dump_yaml(document))
-        written.append(path)
+    for relative, document in documents.items():
+        written.append(write_text(paths[relative], dump_yaml(document), inside_of=out))
     return written
 
 

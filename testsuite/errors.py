@@ -49,3 +49,23 @@ class TestsuiteError(Exception):
             problems = [problems]
         self.problems: list[Problem] = problems
         super().__init__("\n".join(str(p) for p in problems))
+
+
+class TestsuiteWarning(UserWarning):
+    """Something the user should know that does not stop the work (the CLI prints it as one
+    ``warning:`` line)."""
+
+    __test__ = False
+
+
+def describe(value: object) -> str:
+    """How a value of the wrong kind is named in a message: ``null``, ``a list``, ``'x'``."""
+    if value is None:
+        return "null"
+    if isinstance(value, str):
+        return repr(value)
+    if isinstance(value, bool):
+        return "true/false"
+    names = {list: "a list", tuple: "a list", dict: "a mapping", int: "a number",
+             float: "a number"}
+    return names.get(type(value), type(value).__name__)

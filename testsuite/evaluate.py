@@ -20,6 +20,7 @@ from .model import Outcome, Suite
 from .normalise import Profile
 from .outputs.checks import NotTranslated, identical_systems, not_translated
 from .outputs.model import Located, SystemOutputs
+from .values import seconds
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -99,20 +100,31 @@ class Evaluation:
         """Language pairs with outcomes, in order of first appearance."""
         return list(dict.fromkeys(self.columns["pair"]))
 
+    def counts(self) -> dict[tuple[str, str], dict[str, int]]:
+        """Outcome counts per (pair, system), systems in evaluation order (no pandas)."""
+        found: dict[tuple[str, str], dict[str, int]] = {}
+        columns = self.columns
+        for pair, system, outcome in zip(columns["pair"], columns["system"],
+                                         columns["outcome"], strict=True):
+            counts = found.get((pair, system))
+            if counts is None:
+                counts = found[(pair, system)] = dict.fromkeys(OUTCOMES, 0)
+            counts[outcome] += 1
+        order = {s: i for i, s in enumerate(self.systems)}
+        return dict(sorted(found.items(), key=lambda kv: (self.pairs.index(kv[0][0]),
+                                                          order.get(kv[0][1], len(order)))))
+
     def summary(self) -> pd.DataFrame:
         """Outcome counts per system, with the warning rate (warnings / outputs)."""
         import pandas as pd
 
-        results = self.results
-        counts = pd.crosstab([results["pair"], results["system"]], results["outcome"],
-                             dropna=False)
-        counts = counts.reindex(columns=list(OUTCOMES), fill_value=0)
-        counts = counts[counts.sum(axis=1) > 0]
-        total = counts.sum(axis=1)
-        counts["total"] = total
-        counts["warning_rate"] = counts["warning"] / total
-        counts.columns.name = None
-        return counts
+        counts = self.counts()
+        frame = pd.DataFrame(list(counts.values()), columns=list(OUTCOMES),
+                             index=pd.MultiIndex.from_tuples(list(counts),
+                                                             names=["pair", "system"]))
+        frame["total"] = frame[list(OUTCOMES)].sum(axis=1)
+        frame["warning_rate"] = frame["warning"] / frame["total"]
+        return frame
 
     def __repr__(self) -> str:
         return (f"Evaluation({len(self.columns['item'])} outcomes, pairs {self.pairs}, "
@@ -138,7 +150,8 @@ def evaluate(
     Args:
         suite: Items and rules.
         systems: Outputs per system; each knows its language pair.
-        timeout: Per-match regex time limit in seconds (a timeout gives a warning).
+        timeout: Per-match regex time limit in seconds (a timeout gives a warning); above 0
+            and at most a day (`values.seconds`).
         located: Where WMT inputs were located, kept in the result for reporting.
         progress: Called with the number of outputs judged since the last call.
         regex_cache: Compiled patterns to use and extend; by default the persistent cache
@@ -151,7 +164,11 @@ def evaluate(
 
     Returns:
         The evaluation; `results` has one row per item × (translating) system.
+
+    Raises:
+        values.BadValue: for a time limit out of range.
     """
+    timeout = seconds(timeout)  # before any work: a bad limit would judge every output wrongly
     excluded = [n for n in (not_translated(s) for s in systems) if n is not None]
     left_out = {n.system for n in excluded}
     kept = [s for s in systems if s.system not in left_out]
@@ -173,33 +190,33 @@ def evaluate(
         return result
 
     columns: dict[str, list[str]] = {name: [] for name in COLUMNS}
+    items = suite.items
     for system in kept:
-        done = 0
-        for item_id, output in system.outputs.items():
-            key = (system.pair, item_id)
-            item = suite.items.get(key)
-            if item is None:
-                continue
-            result = judge((system.pair, item_id, output))
-            if item_id in system.occurrences and result[1] != REASON_VERDICT:
+        pair = system.pair
+        # Column by column: list comprehensions over ~3,000 outputs per system are several
+        # times faster than appending row by row.
+        entries = [(item_id, output, items[(pair, item_id)])
+                   for item_id, output in system.outputs.items() if (pair, item_id) in items]
+        results = [judged.get((pair, item_id, output)) or judge((pair, item_id, output))
+                   for item_id, output, _ in entries]
+        for index, (item_id, _, _) in enumerate(entries):
+            if item_id in system.occurrences and results[index][1] != REASON_VERDICT:
                 # --repeated agree: every occurrence is judged; different outcomes need a
                 # person (the outputs differ in what the rule looks at), whose verdict on
                 # the item's output then decides.
-                outcomes = {judge((system.pair, item_id, o))[0]
-                            for o in system.occurrences[item_id]}
+                outcomes = {judge((pair, item_id, o))[0] for o in system.occurrences[item_id]}
                 if len(outcomes) > 1:
-                    result = (Outcome.WARNING.value, REASON_DISAGREE)
-            columns["item"].append(item_id)
-            columns["pair"].append(system.pair)
-            columns["category"].append(item.category)
-            columns["phenomenon"].append(item.phenomenon)
-            columns["system"].append(system.system)
-            columns["output"].append(output)
-            columns["outcome"].append(result[0])
-            columns["reason"].append(result[1])
-            done += 1
+                    results[index] = (Outcome.WARNING.value, REASON_DISAGREE)
+        columns["item"] += [item_id for item_id, _, _ in entries]
+        columns["pair"] += [pair] * len(entries)
+        columns["category"] += [item.category for _, _, item in entries]
+        columns["phenomenon"] += [item.phenomenon for _, _, item in entries]
+        columns["system"] += [system.system] * len(entries)
+        columns["output"] += [output for _, output, _ in entries]
+        columns["outcome"] += [outcome for outcome, _ in results]
+        columns["reason"] += [reason for _, reason in results]
         if progress:
-            progress(done)
+            progress(len(entries))
 
     cache.save()
     by_pair: dict[str, list[SystemOutputs]] = {}

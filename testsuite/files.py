@@ -83,7 +83,27 @@ def decode(data: bytes, path: Path | str, encoding: str = "utf-8", keep_bom: boo
             f"line {line} is not valid {name} (byte 0x{data[exc.start]:02x} at column "
             f"{column}); {hint}", file=str(path), line=line)) from None
     except LookupError:
-        raise TestsuiteError(f"unknown encoding {encoding!r}") from None
+        check_encoding(encoding)  # names it
+        raise
+
+
+def check_encoding(encoding: str) -> str:
+    """The name of a text encoding Python knows, or a message naming the unknown one.
+
+    Checked before reading, so that an empty file (never decoded) does not let a misspelt
+    encoding through to a reader that encodes with it.
+    """
+    import codecs
+
+    try:
+        info = codecs.lookup(encoding)
+    except (LookupError, TypeError, ValueError):
+        info = None
+    # rot13 or hex are codecs but not text encodings: bytes.decode refuses them.
+    if info is None or not getattr(info, "_is_text_encoding", True):
+        raise TestsuiteError(f"unknown encoding {encoding!r} (for example utf-8, latin-1, "
+                             "cp1252, utf-16)")
+    return encoding
 
 
 def read_text(path: Path, encoding: str = "utf-8", keep_bom: bool = False) -> str:
@@ -178,7 +198,7 @@ def reason(exc: OSError) -> str:
         return "permission denied"
     if exc.errno == errno.EROFS:
         return "read-only file system"
-    if exc.errno == errno.ENOTDIR:
+    if exc.errno in (errno.ENOTDIR, errno.EEXIST):  # EEXIST: mkdir where a file is
         return "a part of the path is a file, not a folder"
     return exc.strerror or str(exc)
 
@@ -202,7 +222,8 @@ def write_bytes(path: Path, data: bytes, *, inside_of: Path | None = None,
         path: The file.
         data: Its content.
         inside_of: If given, the folder the user named: `path` must lie inside it.
-        private: Readable and writable by the user only (caches), whatever the umask.
+        private: Readable and writable by the user only (mode 0600, a new folder 0700),
+            whatever the umask: for caches, which others must not be able to change.
 
     Returns:
         The path written.
@@ -216,7 +237,7 @@ def write_bytes(path: Path, data: bytes, *, inside_of: Path | None = None,
     try:
         if path.is_dir():
             raise IsADirectoryError(errno.EISDIR, "Is a directory", str(path))
-        path.parent.mkdir(parents=True, exist_ok=True)
+        path.parent.mkdir(mode=0o700 if private else 0o777, parents=True, exist_ok=True)
         try:
             mode = stat.S_IMODE(path.stat().st_mode)
         except FileNotFoundError:
@@ -259,7 +280,7 @@ def lock_path(path: Path) -> Path:
 
 
 @contextlib.contextmanager
-def lock(path: Path, timeout: float = LOCK_TIMEOUT) -> Iterator[None]:
+def lock(path: Path, timeout: float | None = None) -> Iterator[None]:
     """Hold an exclusive lock for `path` while reading, changing and replacing it.
 
     The lock file lives in a ``.testsuite/`` folder beside `path`, which gets a
@@ -267,12 +288,18 @@ def lock(path: Path, timeout: float = LOCK_TIMEOUT) -> Iterator[None]:
     is held, its file names the holder (user, host, process, since when), which the message
     of a timed-out wait repeats.
 
+    Args:
+        path: The file to lock.
+        timeout: Seconds to wait; by default `LOCK_TIMEOUT` (read when called, so that a
+            program or a test can change it for every command at once).
+
     Raises:
         TestsuiteError: when the lock is not free within `timeout` seconds, or the folder
             cannot be written.
     """
     from filelock import FileLock, Timeout
 
+    timeout = LOCK_TIMEOUT if timeout is None else timeout
     where = lock_path(Path(path))
     try:
         where.parent.mkdir(parents=True, exist_ok=True)

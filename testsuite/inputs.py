@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .errors import Problem, TestsuiteError
+from .files import check_encoding
 from .matching import DEFAULT_TIMEOUT
 from .model import Suite, pair_code
 from .outputs import advice
@@ -77,7 +78,9 @@ def load_evaluation(spec: InputSpec, progress: Callable[[int], None] | None = No
     from .loader import load_suite
     from .normalise import profile
     from .runs import is_run, load_run
+    from .values import seconds
 
+    seconds(spec.timeout)  # refused before anything is read
     normalise = profile(spec.normalise)
     runs = [p for p in spec.outputs if is_run(p)]
     if runs:
@@ -142,6 +145,7 @@ def load_outputs(
             given as outputs, a pair the files do not have), each with the fix.
     """
     pair = pair_code(pair) if pair else None
+    check_encoding(encoding)
     hyps, sources = discover(paths, pair)
     if source is not None:
         if not source.is_file():

@@ -59,7 +59,8 @@ def yaml_files(paths: Iterable[Path]) -> list[Path]:
     found: list[Path] = []
     for path in paths:
         if path.is_dir():
-            found.extend(sorted(p for p in path.rglob("*") if p.suffix in YAML_SUFFIXES))
+            found.extend(sorted(p for p in path.rglob("*")
+                                if p.suffix in YAML_SUFFIXES and p.is_file()))
         else:
             found.append(path)
     return found
@@ -119,10 +120,14 @@ class _Reader:
 
     def pair(self, data: dict[str, Any], file: Path) -> str | None:
         pair = data.get("pair")
-        if not isinstance(pair, str) or not pair.strip():
+        if pair is None or (isinstance(pair, str) and not pair.strip()):
             self.problem("missing field 'pair' (a language pair such as de-en)", file, data)
             return None
-        return pair_code(pair)
+        try:
+            return pair_code(pair)
+        except TestsuiteError as exc:
+            self.problem(f"'pair': {exc}", file, data)
+            return None
 
     def read(self, file: Path) -> None:
         try:
@@ -310,6 +315,8 @@ class _Reader:
     def merge_verdicts(self) -> None:
         """Add the verdicts of verdict-only entries to the rules of their items."""
         for key, added in self.added_verdicts.items():
+            if not added:  # 'verdicts: []' or 'verdicts: null': nothing to add
+                continue
             verdicts = tuple(v for v, _, _ in added)
             rule = self.suite.rules.get(key)
             if rule is not None:

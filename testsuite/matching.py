@@ -8,7 +8,6 @@ default VERSION0 flags it follows `re` semantics, which the DFKI rules were writ
 from __future__ import annotations
 
 import contextlib
-import math
 import pickle
 import sys
 from dataclasses import dataclass
@@ -17,11 +16,12 @@ from typing import Any
 
 import regex
 
-from .cache import cache_dir, trusted
+from .cache import cache_dir, distrust, trusted
 from .errors import TestsuiteError
 from .files import write_bytes
 from .model import DISAGREEMENT, Outcome, Rule, standing_verdicts
 from .normalise import Profile
+from .values import seconds
 
 #: Default per-match time limit in seconds. Real rules match in microseconds; a pattern that
 #: needs more than this is almost certainly backtracking catastrophically.
@@ -55,6 +55,10 @@ class RegexCache:
     module registers `_regex.compile` as their pickle constructor), so a cache file loads
     in milliseconds. The file is keyed by the `regex` and Python versions; an unreadable or
     foreign file is ignored and rewritten.
+
+    Loading a pickle runs code, so the file is read only if it and its folder belong to the
+    user and nobody else can write them (`cache.trusted`, which warns why not); it is written
+    with mode 0600 in a folder created 0700, and never into a folder others can write.
 
     Args:
         path: Cache file to load from and `save` to; None keeps the cache in memory.
@@ -124,8 +128,9 @@ class RegexCache:
         merged = {**self._stored, **self._compiled}
         if len(merged) > MAX_CACHED:
             merged = dict(self._compiled)
+        if distrust(self._path.parent):
+            return  # others could replace what we write; `trusted` says so when reading
         with contextlib.suppress(OSError, TestsuiteError):
-            self._path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
             write_bytes(self._path, pickle.dumps(merged, protocol=pickle.HIGHEST_PROTOCOL),
                         private=True)
             self._stored, self._new = merged, 0
@@ -150,10 +155,13 @@ class CompiledRule:
     Args:
         rule: The rule, or None for an item that has no rule (every output is a warning).
         cache: Shared compiled-pattern cache.
-        timeout: Per-match time limit in seconds.
+        timeout: Per-match time limit in seconds (above 0, at most `values.MAX_SECONDS`).
         normalise: A typographic-equivalence profile applied to outputs before matching and
             before comparing them with verdicts (`testsuite.normalise`); None, the published
             method, matches the output as written.
+
+    Raises:
+        values.BadValue: for a time limit out of range.
     """
 
     __slots__ = ("_pos", "_neg", "_pos_tokens", "_neg_tokens", "_verdicts", "_broken", "_timeout",
@@ -163,7 +171,7 @@ class CompiledRule:
 
     def __init__(self, rule: Rule | None, cache: RegexCache, timeout: float = DEFAULT_TIMEOUT,
                  normalise: Profile | None = None):
-        self._timeout = check_timeout(timeout)
+        self._timeout = seconds(timeout)  # 0, negative, NaN or inf would judge wrongly
         self._normalise = normalise
         self._broken = REASON_NO_RULE if rule is None else None
         self._pos = self._neg = None
@@ -232,17 +240,3 @@ def judge(rule: Rule | None, output: str, timeout: float = DEFAULT_TIMEOUT,
           normalise: Profile | None = None) -> Judgement:
     """Judge a single output against a single rule (convenience for one-off use)."""
     return CompiledRule(rule, RegexCache(), timeout, normalise).judge(output)
-
-
-def check_timeout(timeout: float) -> float:
-    """A per-match time limit must be a positive, finite number of seconds.
-
-    Raises:
-        TestsuiteError: for 0, negative, infinite or NaN limits (0 would turn every output
-            into a warning; a negative or NaN one would remove the limit).
-    """
-    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) \
-            or not math.isfinite(timeout) or timeout <= 0:
-        raise TestsuiteError(f"the regex time limit must be a positive number of seconds, "
-                             f"not {timeout!r}")
-    return float(timeout)

@@ -7,9 +7,12 @@ decision on one exact output; the result of judging is an *outcome*.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from enum import StrEnum
+
+from .errors import TestsuiteError, describe
 
 
 class Outcome(StrEnum):
@@ -175,9 +178,27 @@ def standing_verdicts(verdicts: Iterable[Verdict],
     return standing
 
 
-def pair_code(pair: str) -> str:
-    """Normalise a language pair to ``xx-yy`` (accepts ``deen``, ``de-en``, ``de_en``)."""
+#: A language pair: two ISO 639 codes (two or three letters) joined by a hyphen.
+_PAIR = re.compile(r"[a-z]{2,3}-[a-z]{2,3}")
+
+
+def pair_code(pair: object) -> str:
+    """Normalise and check a language pair: ``deen``, ``de_en``, ``DE-EN`` → ``de-en``.
+
+    A pair becomes a folder name (``suites/<pair>/``), so anything that is not two language
+    codes is refused rather than passed on.
+
+    Raises:
+        TestsuiteError: if `pair` is not text of the form ``xx-yy`` (two or three letters
+            each), ``xx_yy`` or ``xxyy``.
+    """
+    if not isinstance(pair, str):
+        raise TestsuiteError(f"a language pair must be text such as de-en, not "
+                             f"{describe(pair)}")
     text = pair.strip().lower().replace("_", "-")
     if "-" not in text and len(text) == 4:
         text = f"{text[:2]}-{text[2:]}"
+    if not _PAIR.fullmatch(text):
+        raise TestsuiteError(f"{pair!r} is not a language pair: expected two language codes "
+                             "such as de-en (deen and de_en are accepted too)")
     return text

@@ -20,7 +20,9 @@ def write_results(results: pd.DataFrame, path: Path) -> None:
     if suffix == ".jsonl":
         text = results.to_json(orient="records", lines=True, force_ascii=False)
     elif suffix == ".csv":
-        text = results.to_csv(index=False)
+        from .reports.escape import csv_text
+
+        text = csv_text(results)  # cells that a spreadsheet would run as formulas neutralised
     else:
         raise TestsuiteError(f"{path}: unknown results format {suffix or '(none)'}; use "
                              f"{' or '.join(FORMATS)}")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +29,16 @@ class _LineLoader(_BaseLoader):  # type: ignore[misc, valid-type]
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
         mapping: dict[Any, Any] = {}
         for key_node, value_node in node.value:
+            if not isinstance(key_node, yaml.ScalarNode):
+                # A list or mapping as a key ('? [a, b]: x', '[a]: x') cannot be a dict key;
+                # no suite, rules or verdicts file has one.
+                kind = "a list" if isinstance(key_node, yaml.SequenceNode) else "a mapping"
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"a key must be plain text, not {kind}", key_node.start_mark)
             key = self.construct_object(key_node, deep=deep)
+            if not isinstance(key, Hashable):  # a tagged scalar such as '!!set' or '!!omap'
+                raise yaml.constructor.ConstructorError(
+                    None, None, "a key must be plain text", key_node.start_mark)
             if isinstance(key, str) and key in ID_KEYS and isinstance(value_node, yaml.ScalarNode):
                 value: Any = value_node.value
             else:

@@ -1,4 +1,9 @@
-"""Shared pieces of the command line: the typer app, option types and error handling."""
+"""Shared pieces of the command line: the typer app, option types and error handling.
+
+Exit status of every command: 0 done, 1 an input the engine cannot use (each problem printed
+as one ``error:`` line naming the file, line or item), 2 a wrong command line (an unknown
+option, or a value out of range such as ``--alpha 1.5``), 130 interrupted. Never a traceback.
+"""
 
 
 from __future__ import annotations
@@ -112,7 +117,57 @@ SourceOption = Annotated[Path | None, typer.Option(
 IdsOption = Annotated[Path | None, typer.Option(
     help="Item ids of aligned text files (default: the order of `testsuite sources`).",
     show_default=False)]
-TimeoutOption = Annotated[float, typer.Option(help="Per-match regex time limit, seconds.")]
+def _checked(check: Callable[[Any], Any], convert: Callable[[str], Any], kind: str
+             ) -> Callable[[str], Any]:
+    """An option parser that converts the text and checks it with a `values` check, so the
+    command line refuses exactly what the library refuses (exit status 2, typer's message)."""
+
+    def parse(text: str) -> Any:
+        from ..values import BadValue
+
+        if not isinstance(text, str):  # typer passes defaults through the parser too
+            return text
+        try:
+            value = convert(text)
+        except ValueError:
+            raise typer.BadParameter(f"must be {kind}, not {text!r}") from None
+        try:
+            return check(value)
+        except BadValue as exc:
+            raise typer.BadParameter(f"{exc.requirement}, not {text}") from None
+
+    return parse
+
+
+def _seconds(value: float) -> float:
+    from ..values import seconds
+
+    return seconds(value)
+
+
+def _probability(value: float) -> float:
+    from ..values import probability
+
+    return probability(value)
+
+
+def _at_least(minimum: int) -> Callable[[int], int]:
+    def check(value: int) -> int:
+        from ..values import count
+
+        return count(value, "value", minimum)
+
+    return check
+
+
+#: Option parsers for numbers, checked as the library checks them (`testsuite.values`).
+parse_seconds = _checked(_seconds, float, "a number of seconds")
+parse_probability = _checked(_probability, float, "a number between 0 and 1")
+parse_count = _checked(_at_least(0), int, "a whole number")
+parse_positive = _checked(_at_least(1), int, "a whole number")
+
+TimeoutOption = Annotated[float, typer.Option(
+    help="Per-match regex time limit, seconds.", parser=parse_seconds, metavar="SECONDS")]
 EncodingOption = Annotated[str, typer.Option(help="Encoding of the output files.")]
 NormaliseOption = Annotated[str | None, typer.Option(
     "--normalise", help="Match outputs under a typographic equivalence: typographic "
@@ -135,22 +190,52 @@ def _console(stderr: bool = False) -> Any:
     from rich.console import Console
 
     # soft_wrap: messages carry paths and sentences that must not be broken across lines.
-    return Console(stderr=stderr, highlight=False, soft_wrap=True)
+    # emoji=False: Rich would turn "file:100:" into "file💯" (text from data is escaped with
+    # `_escape`, but emoji codes are not markup and survive escaping).
+    return Console(stderr=stderr, highlight=False, soft_wrap=True, emoji=False)
 
 
 def friendly(command: F) -> F:
-    """Print input problems (and interruptions) as messages, not tracebacks."""
+    """Print input problems, warnings and interruptions as messages, not tracebacks.
+
+    A `TestsuiteError` is one ``error:`` line per problem and exit status 1; an `OSError`
+    that no reader turned into one (a folder that cannot be listed, say) is named the same
+    way. A warning (ours, or a library's) is one escaped ``warning:`` line and the command
+    goes on.
+    """
 
     @wraps(command)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        from ..errors import TestsuiteError
+        import warnings
+
+        from ..errors import TestsuiteError, TestsuiteWarning
+        from ..files import reason
+
+        shown: set[str] = set()
+
+        def show(message: Warning | str, category: type[Warning], *rest: Any,
+                 **options: Any) -> None:
+            # One line each, escaped: a library's warning may quote a name from the data
+            # (matplotlib: "Glyph 27 (\x1b) missing"), and a source line helps no user.
+            text = str(message) if issubclass(category, TestsuiteWarning) else \
+                f"{category.__name__}: {message}"
+            if text not in shown:  # two caches in one refused folder: say it once
+                shown.add(text)
+                _console(stderr=True).print(f"[yellow]warning:[/] {_escape(text)}")
 
         try:
-            return command(*args, **kwargs)
+            with warnings.catch_warnings():  # restores showwarning and the filters after
+                warnings.showwarning = show
+                warnings.simplefilter("always", TestsuiteWarning)
+                return command(*args, **kwargs)
         except TestsuiteError as exc:
             console = _console(stderr=True)
             for problem in exc.problems:
-                console.print(f"[bold red]error:[/] {_escape(str(problem))}")
+                console.print(f"[bold red]error:[/] {_escape(problem)}")
+            raise typer.Exit(1) from None
+        except OSError as exc:
+            where = f"{exc.filename}: " if exc.filename else ""
+            _console(stderr=True).print(f"[bold red]error:[/] {_escape(where + reason(exc))}")
             raise typer.Exit(1) from None
         except KeyboardInterrupt:
             _console(stderr=True).print("interrupted")
@@ -159,10 +244,11 @@ def friendly(command: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
-def _escape(text: str) -> str:
-    from rich.markup import escape
+def _escape(text: object) -> str:
+    """Text from data (names, paths, outputs) for a Rich console: shown, never obeyed."""
+    from ..reports.escape import terminal
 
-    return escape(text)
+    return terminal(text)
 
 
 def _suite(paths: list[Path] | None) -> Any:
@@ -175,12 +261,13 @@ def _suite(paths: list[Path] | None) -> Any:
 def _emit(text: str, out: Path | None, what: str) -> None:
     """Print a report, or write it atomically to `out` and say so."""
     from ..files import write_text
+    from ..reports.escape import printable
 
     if out is None:
-        typer.echo(text, nl=False)
+        typer.echo(printable(text), nl=False)  # control characters of names shown, not obeyed
     else:
         write_text(out, text)
-        _console().print(f"wrote {what} to {out}")
+        _console().print(f"wrote {what} to {_escape(out)}")
 
 
 def _only_pair(pairs: list[str]) -> str:
@@ -266,15 +353,18 @@ TestOption = Annotated[str, typer.Option(
 MacroTestOption = Annotated[str | None, typer.Option(
     "--macro-test", help="Test of macro-average rows: published (default with ztest: the "
     "macro-average read as a proportion, approximate), stratified (paired Z-test with the "
-    "stratified variance) or bootstrap (default with paired).", show_default=False)]
-AlphaOption = Annotated[float, typer.Option(help="One-tailed significance level.")]
+    "stratified variance; default with paired) or bootstrap.", show_default=False)]
+AlphaOption = Annotated[float, typer.Option(help="One-tailed significance level.",
+                                            parser=parse_probability)]
 CorrectionOption = Annotated[str, typer.Option(
     help="Multiple-comparison correction: none, holm, bonferroni or fdr_bh.")]
 ClustersOption = Annotated[bool, typer.Option(
     "--clusters", help="Also compute full clusters and rank ranges.")]
-SeedOption = Annotated[int, typer.Option(help="Seed of the paired bootstrap.")]
+SeedOption = Annotated[int, typer.Option(help="Seed of the paired bootstrap.",
+                                         parser=parse_count)]
 ResamplesOption = Annotated[int, typer.Option(
-    help="Resamples of the paired bootstrap (its Monte Carlo error is reported).")]
+    help="Resamples of the paired bootstrap (its Monte Carlo error is reported).",
+    parser=parse_positive)]
 
 
 def with_scoring(command: F) -> F:

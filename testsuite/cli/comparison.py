@@ -21,6 +21,8 @@ from ._common import (
     _suite,
     app,
     friendly,
+    parse_count,
+    parse_probability,
 )
 
 
@@ -39,7 +41,8 @@ def compare(
     test: Annotated[str, typer.Option(
         help="paired (McNemar; default) or ztest for proportion rows.")] = "paired",
     macro_test: MacroTestOption = None,
-    alpha: Annotated[float, typer.Option(help="Two-sided significance level.")] = 0.05,
+    alpha: Annotated[float, typer.Option(help="Two-sided significance level.",
+                                         parser=parse_probability)] = 0.05,
     seed: SeedOption = 12345,
     resamples: ResamplesOption = 10_000,
     format: Annotated[str, typer.Option(
@@ -47,7 +50,7 @@ def compare(
     out: Annotated[Path | None, typer.Option(
         "--out", "-o", help="Write the report to FILE.", show_default=False)] = None,
     regressions: Annotated[int, typer.Option(
-        help="List up to N regressed items per system.")] = 0,
+        help="List up to N regressed items per system.", parser=parse_count)] = 0,
 ) -> None:
     """Compare saved runs of the same systems across years (current rules applied).
 

@@ -15,6 +15,8 @@ from ._common import (
     _evaluate,
     app,
     friendly,
+    parse_count,
+    parse_positive,
     with_inputs,
     with_scoring,
 )
@@ -47,8 +49,8 @@ def evaluate(
     campaign: Annotated[str | None, typer.Option(
         help="Campaign of a saved run, e.g. wmt21.", show_default=False)] = None,
     year: Annotated[int | None, typer.Option(
-        help="Year of a saved run (default: from the campaign name).", show_default=False)
-    ] = None,
+        help="Year of a saved run (default: from the campaign name).", show_default=False,
+        parser=parse_positive)] = None,
     not_located: Annotated[bool, typer.Option(
         "--not-located", help="List the items not found in a WMT source.")] = False,
     quiet: QuietOption = False,
@@ -125,13 +127,15 @@ def item_analysis(
     out: Annotated[Path | None, typer.Option(
         "--out", "-o", help="Write the analysis of every item to FILE.csv.",
         show_default=False)] = None,
-    show: Annotated[int, typer.Option(help="How many items to list in each group.")] = 10,
+    show: Annotated[int, typer.Option(help="How many items to list in each group.",
+                                      parser=parse_count)] = 10,
     quiet: QuietOption = False,
 ) -> None:
     """Items every system passes, none passes, and how well each separates systems."""
     from rich.table import Table
 
     from ..files import write_text
+    from ..reports.escape import csv_text
     from ..scoring import item_analysis as run_analysis
 
     suite, evaluation = _evaluate(inputs, quiet)
@@ -158,7 +162,7 @@ def item_analysis(
             console.print(grid)
         if out:
             path = out if len(pairs) <= 1 else out.with_name(f"{out.stem}.{chosen}{out.suffix}")
-            write_text(path, analysis.to_csv(index=False))
+            write_text(path, csv_text(analysis))  # formulas neutralised, as every CSV
             console.print(f"wrote the analysis of {len(analysis)} items to "
                           f"{_escape(str(path))}")
 
@@ -226,7 +230,7 @@ def demo(
     console = _console()
     samples = bundled_samples()
     for pair_dir in sorted(p for p in samples.iterdir() if p.is_dir()):
-        console.rule(f"[bold]{pair_dir.name}[/]: illustrative sample outputs in "
+        console.rule(f"[bold]{_escape(pair_dir.name)}[/]: illustrative sample outputs in "
                      f"{_escape(str(pair_dir))}")
         suite, evaluation = _evaluate(InputSpec((pair_dir,), pair=pair_dir.name), True)
         print_evaluation(evaluation, console)

@@ -93,7 +93,7 @@ def import_dfki(
 
     suite, written = run_import(items_json, out)
     _console().print(f"wrote {len(suite.items)} items of {', '.join(suite.pairs)} in "
-                     f"{len(written)} files under {out}")
+                     f"{len(written)} files under {_escape(out)}")
 
 @app.command("export-dfki", rich_help_panel="Suites and rules")
 @friendly
@@ -110,7 +110,7 @@ def export_dfki(
     loaded = _suite(suite)
     chosen = pair_code(pair) if pair else _only_pair(loaded.pairs)
     write_text(out, dfki_json(loaded, chosen))
-    _console().print(f"wrote {len(loaded.items_of(chosen))} {chosen} items to {out}")
+    _console().print(f"wrote {len(loaded.items_of(chosen))} {chosen} items to {_escape(out)}")
 
 @app.command(rich_help_panel="Suites and rules")
 @friendly
@@ -127,4 +127,5 @@ def sources(
     loaded = _suite(suite)
     written, ids = write_sources(loaded, pair_code(pair), out)
     count = len(loaded.items_of(pair_code(pair)))
-    _console().print(f"wrote {count} sources to {written} and their ids to {ids}")
+    _console().print(f"wrote {count} sources to {_escape(written)} and their ids to "
+                     f"{_escape(ids)}")

@@ -13,6 +13,9 @@ from .model import SystemOutputs
 #: items at most (the DFKI suite has many near-identical short sentences); the WMT
 #: placeholders (`####`, `NO TRANSLATION AVAILABLE`) fill 100 %.
 NOT_TRANSLATED_SHARE = 0.5
+#: A line is a placeholder only if it is repeated: a single output is not (a TSV of a
+#: system that translated one item used to be left out as "one repeated placeholder").
+MIN_PLACEHOLDER_REPEATS = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,7 +36,11 @@ class NotTranslated:
 
 def not_translated(system: SystemOutputs, share: float = NOT_TRANSLATED_SHARE
                    ) -> NotTranslated | None:
-    """Return why `system` did not translate the suite, or None if it did."""
+    """Return why `system` did not translate the suite, or None if it did.
+
+    It did not if more than `share` of its outputs are empty, or are empty or one line
+    repeated for at least `MIN_PLACEHOLDER_REPEATS` items.
+    """
     outputs = [o.strip() for o in system.outputs.values()]
     if not outputs:
         return None
@@ -42,7 +49,8 @@ def not_translated(system: SystemOutputs, share: float = NOT_TRANSLATED_SHARE
         return NotTranslated(system.system, None, empty, len(outputs), system.pair)
     line, count = Counter(o for o in outputs if o).most_common(1)[0] if empty < len(outputs) \
         else ("", 0)
-    if count + empty > share * len(outputs) and count > empty:
+    if count + empty > share * len(outputs) and count > empty \
+            and count >= MIN_PLACEHOLDER_REPEATS:
         return NotTranslated(system.system, line, count, len(outputs), system.pair)
     return None
 

@@ -88,6 +88,16 @@ def read_ids(path: Path) -> list[str]:
     if any(not i for i in ids):
         raise TestsuiteError(Problem("empty line in the id list", file=str(path),
                                      line=ids.index("") + 1))
+    # A repeated id would map two output lines to one item and silently drop one of them.
+    lines: dict[str, list[int]] = {}
+    for number, item in enumerate(ids, start=1):
+        lines.setdefault(item, []).append(number)
+    problems = [Problem(f"listed more than once (lines {', '.join(map(str, numbers))}); "
+                        "each item may have one line only", file=str(path), line=numbers[1],
+                        item=item)
+                for item, numbers in lines.items() if len(numbers) > 1]
+    if problems:
+        raise TestsuiteError(problems)
     return ids
 
 

@@ -7,17 +7,19 @@ import math
 from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
-from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
-from .render import percent, tex_escape
-from .terminal import column_blocks
+from . import escape
+from .common import AVERAGE_LABELS, percent
+from .escape import terminal as esc
+from .escape import visible
+from .terminal import GAP, column_blocks, grid_lines
 
 if TYPE_CHECKING:
     from ..compare import Comparison
 
-LABELS = {"micro": "micro-average", "category-macro": "category macro-average",
-          "phenomenon-macro": "phenomenon macro-average"}
+
 
 
 def _rows(comparison: Comparison) -> list[tuple[str, str, str]]:
@@ -25,7 +27,7 @@ def _rows(comparison: Comparison) -> list[tuple[str, str, str]]:
     table = comparison.table
     categories = list(dict.fromkeys(table.loc[table["level"] == "category", "category"]))
     return ([("category", c, c) for c in categories]
-            + [(level, "", LABELS[level]) for level in LABELS])
+            + [(level, "", AVERAGE_LABELS[level]) for level in AVERAGE_LABELS])
 
 
 def _cells(comparison: Comparison) -> dict[tuple[str, str, str, str], dict[str, Any]]:
@@ -41,41 +43,52 @@ def _mark(record: dict[str, Any]) -> str:
 
 
 def print_comparison(comparison: Comparison, console: Console, regressions: int = 0) -> None:
-    """Accuracy per run and system, significant changes marked; best systems; changes."""
+    """Accuracy per run and system, significant changes marked; best systems; changes.
+
+    Each system's runs are sub-columns under its name; systems that do not fit side by side
+    are shown in several blocks, each with the row labels.
+    """
     cells = _cells(comparison)
     runs = comparison.runs
-    widths = [len(runs) * 8 + 3 for _ in comparison.systems]
-    label_width = 30
-    blocks = column_blocks(widths, console.width - label_width - 3 - 7 - 1)
-    title = f"Year over year ({comparison.pair}): {' → '.join(runs)}"
+    rows = _rows(comparison)
+    texts = {key: percent(record["accuracy"]) + _mark(record) for key, record in cells.items()}
+    # Names are drawn as Text (no markup), with control characters made visible.
+    width = max([len(visible(r)) for r in runs] + [len(t) for t in texts.values()])
+    span = len(runs) * (width + GAP)
+    label = min(30, max(len(visible(r[2])) for r in rows))
+    count = max(len(str(r["items"])) for r in cells.values())
+    blocks = column_blocks([max(span, len(visible(s)) + GAP) for s in comparison.systems],
+                           console.width - 4 - label - count - 2 * GAP)
+    title = f"Year over year ({comparison.pair}): {visible(' → '.join(runs))}"
+    styles = [None if level == "category" else "italic" for level, _, _ in rows]
+    rules = {i for i, (level, _, _) in enumerate(rows)
+             if level != "category" and i and rows[i - 1][0] == "category"}
     for block in blocks:
-        grid = Table(title=title, title_justify="left", header_style="bold")
-        grid.add_column("", no_wrap=True, max_width=label_width, overflow="ellipsis")
-        grid.add_column("#", justify="right", style="dim", no_wrap=True, min_width=4)
-        for index in block:
-            system = comparison.systems[index]
-            for run in runs:
-                grid.add_column(f"{escape(system)}\n{escape(run)}", justify="right",
-                                no_wrap=True)
-        rows = _rows(comparison)
-        for position, (level, category, label) in enumerate(rows):
-            values = []
-            items = 0
-            for index in block:
+        console.print(Text(title + (f" — systems {block[0] + 1}–{block[-1] + 1} of "
+                                    f"{len(comparison.systems)}" if len(blocks) > 1 else ""),
+                           style="bold"))
+        systems = [comparison.systems[i] for i in block]
+        head = ["", "#", *(visible(run) for _ in systems for run in runs)]
+        sub = max(width, (max(len(visible(s)) for s in systems) - GAP * (len(runs) - 1))
+                  // len(runs) + 1)
+        widths = [label, count, *([sub] * len(runs) * len(systems))]
+        lines = []
+        for level, category, name in rows:
+            items = cells[(level, category, systems[0], runs[0])]["items"]
+            line = [Text(visible(name)), Text(str(items), style="dim")]
+            for system in systems:
                 for run in runs:
-                    record = cells[(level, category, comparison.systems[index], run)]
-                    items = record["items"]
-                    text = percent(record["accuracy"]) + _mark(record)
-                    values.append(f"[bold]{text}[/]" if _mark(record) else text)
-            last_category = level == "category" and position + 1 < len(rows) and \
-                rows[position + 1][0] != "category"
-            grid.add_row(escape(label), str(items), *values,
-                         style="italic" if level != "category" else None,
-                         end_section=last_category)
-        console.print(grid)
+                    record = cells[(level, category, system, run)]
+                    line.append(Text(texts[(level, category, system, run)],
+                                     style="bold" if _mark(record) else ""))
+            lines.append(line)
+        groups = [("", 1), ("", 1), *((visible(s), len(runs)) for s in systems)]
+        for text in grid_lines(head, lines, widths, styles, rules, groups):
+            console.print(text, no_wrap=True, crop=True)
+        console.print()
     console.print("▲/▼: significant change from the previous run "
-                  f"(two-sided, {escape(comparison.signature.get('test') or '')} test, "
-                  f"α = {escape(comparison.signature.get('alpha') or '')}).")
+                  f"(two-sided, {esc(comparison.signature.get('test') or '')} test, "
+                  f"α = {esc(comparison.signature.get('alpha') or '')}).")
     best = Table(title="Best system of each run against the best of the earlier runs",
                  title_justify="left")
     for column in ("run", "best system", "accuracy", "earlier best", "change", "p"):
@@ -87,8 +100,8 @@ def print_comparison(comparison: Comparison, console: Console, regressions: int 
         delta = "–" if row["delta"] is None or _nan(row["delta"]) else \
             f"{100 * row['delta']:+.1f}{' *' if row['significant'] else ''}"
         p = "–" if row["p_value"] is None or _nan(row["p_value"]) else f"{row['p_value']:.3g}"
-        best.add_row(escape(row["run"]), escape(row["system"]), percent(row["accuracy"]),
-                     escape(earlier), delta, p)
+        best.add_row(esc(row["run"]), esc(row["system"]), percent(row["accuracy"]),
+                     esc(earlier), delta, p)
     console.print(best)
     changes = comparison.changes
     summary = Table(title="Items that changed outcome", title_justify="left")
@@ -97,23 +110,23 @@ def print_comparison(comparison: Comparison, console: Console, regressions: int 
     for (who, before, after), part in changes.groupby(["system", "from_run", "to_run"],
                                                       sort=False):
         counts = part["change"].value_counts()
-        summary.add_row(escape(str(who)), f"{before} → {after}",
+        summary.add_row(esc(who), esc(f"{before} → {after}"),
                         str(counts.get("regressed", 0)), str(counts.get("improved", 0)))
     console.print(summary)
     if regressions:
         for who, part in changes[changes["change"] == "regressed"].groupby("system",
                                                                             sort=False):
-            listing = Table(title=f"{who!s}: regressions (first {regressions})",
+            listing = Table(title=f"{esc(who)}: regressions (first {regressions})",
                             title_justify="left")
             for column in ("item", "phenomenon", "before", "after"):
                 listing.add_column(column, overflow="fold")
             for row in part.head(regressions).to_dict("records"):
-                listing.add_row(escape(row["item"]), escape(row["phenomenon"]),
-                                escape(str(row["before"])), escape(str(row["after"])))
+                listing.add_row(esc(row["item"]), esc(row["phenomenon"]), esc(row["before"]),
+                                esc(row["after"]))
             console.print(listing)
     for note in comparison.notes:
-        console.print(f"note: {escape(note)}")
-    console.print(f"[dim]{escape(str(comparison.signature))}[/]")
+        console.print(f"note: {esc(note)}")
+    console.print(f"[dim]{esc(str(comparison.signature))}[/]")
 
 
 def _nan(value: Any) -> bool:
@@ -146,7 +159,7 @@ def comparison_latex(comparison: Comparison) -> str:
                                      else r"$^{\downarrow}$" if r.get("significant") else "")
     template = env.get_template("compare.tex.j2")
     return template.render(c=comparison, rows=_rows(comparison), cells=_cells(comparison),
-                           tex=tex_escape)
+                           tex=escape.latex)
 
 
 def render_comparison(comparison: Comparison, kind: str) -> str:
@@ -154,7 +167,7 @@ def render_comparison(comparison: Comparison, kind: str) -> str:
     if kind == "json":
         return json.dumps(comparison_json(comparison), indent=2, ensure_ascii=False) + "\n"
     if kind == "csv":
-        return str(comparison.table.to_csv(index=False))
+        return escape.csv_text(comparison.table)
     if kind == "latex":
         return comparison_latex(comparison)
     raise ValueError(f"unknown format {kind!r}")

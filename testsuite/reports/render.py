@@ -1,7 +1,8 @@
 """File renderers of score reports: CSV, JSON, Markdown and LaTeX.
 
 Markdown and LaTeX come from Jinja2 templates in ``templates/``; CSV and JSON from the tidy
-score table. Every renderer takes the data plus options and returns text.
+score table. Every renderer takes the data plus options and returns text; names from data
+pass through the format's escaper in `escape` (the templates' ``md`` and ``tex`` filters).
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..scoring.scores import LEVELS
+from . import escape
+from .common import percent
 from .tables import Cell, PaperTable, paper_tables, split_table
 
 if TYPE_CHECKING:
@@ -24,26 +27,6 @@ TEMPLATES = Path(__file__).parent / "templates"
 FORMATS = ("terminal", "csv", "json", "markdown", "latex")
 WHICH = ("categories", "phenomena", "both")
 
-_TEX_SPECIALS = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
-                 "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}",
-                 "^": r"\textasciicircum{}"}
-
-
-def tex_escape(text: object) -> str:
-    """Escape the LaTeX special characters of a label (category names contain '&')."""
-    return "".join(_TEX_SPECIALS.get(ch, ch) for ch in str(text))
-
-
-def md_escape(text: object) -> str:
-    """Escape the characters that would break a Markdown table cell."""
-    return str(text).replace("|", r"\|").replace("*", r"\*").replace("_", r"\_")
-
-
-def percent(value: float | None) -> str:
-    """Accuracy as a percentage with one decimal, as in the papers ('–' when undefined)."""
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return "–"
-    return f"{100 * value:.1f}"
 
 
 def _environment(kind: str) -> Any:
@@ -59,12 +42,13 @@ def _environment(kind: str) -> Any:
                              **delimiters)
     env.filters["pct"] = percent
     if kind == "latex":
-        env.filters["tex"] = tex_escape
+        env.filters["tex"] = escape.latex
+        env.filters["visible"] = escape.visible  # in a % comment: one line, nothing to escape
         env.filters["cell"] = lambda c: (
             (rf"\textbf{{{percent(c.accuracy)}}}" if c.bold else percent(c.accuracy))
-            + (rf"\textsuperscript{{{tex_escape(cluster_mark(c))}}}" if c.ranks else ""))
+            + (rf"\textsuperscript{{{escape.latex(cluster_mark(c))}}}" if c.ranks else ""))
     else:
-        env.filters["md"] = md_escape
+        env.filters["md"] = escape.markdown
         env.filters["cell"] = lambda c: (
             (f"**{percent(c.accuracy)}**" if c.bold else percent(c.accuracy))
             + (f" ({cluster_mark(c)})" if c.ranks else ""))
@@ -99,25 +83,12 @@ def render_tables(tables: list[PaperTable], kind: str) -> str:
 def scores_json(scores: Scores) -> dict[str, Any]:
     """Per row and system: accuracy, passes, items, first cluster, p-value, bounds, interval
     (and cluster and rank range when computed); with coverage, dropped rows and notes."""
-    rows = []
-    for row in scores.table_rows:
-        systems = {}
-        for index, system in enumerate(scores.systems):
-            entry: dict[str, Any] = {
-                "accuracy": float(row.accuracy[index]), "passes": int(row.passes[index]),
-                "first_cluster": bool(row.first_cluster[index]),
-                "p_value": _finite(row.p_value[index]), "lower": _finite(row.lower[index]),
-                "upper": _finite(row.upper[index]), "ci_low": _finite(row.ci_low[index]),
-                "ci_high": _finite(row.ci_high[index])}
-            if row.cluster is not None and row.rank_best is not None \
-                    and row.rank_worst is not None:
-                entry.update(cluster=int(row.cluster[index]),
-                             rank_best=int(row.rank_best[index]),
-                             rank_worst=int(row.rank_worst[index]))
-            systems[system] = entry
-        rows.append({"level": row.level, "category": row.category or None,
-                     "phenomenon": row.phenomenon or None, "items": row.items,
-                     "located": row.located, "systems": systems})
+    rows = [{"level": row.level, "category": row.category or None,
+             "phenomenon": row.phenomenon or None, "items": row.items, "located": row.located,
+             "systems": {system: {k: _finite(v) if isinstance(v, float) else v
+                                  for k, v in values.items()}
+                         for system, values in zip(scores.systems, row.values(), strict=True)}}
+            for row in scores.table_rows]
     coverage = scores.coverage
     return {
         "pair": scores.pair, "signature": str(scores.signature),
@@ -150,7 +121,10 @@ CSV_COLUMNS = ("pair", "level", "category", "phenomenon", "system", "passes", "i
 
 
 def scores_csv(scores_list: list[Scores]) -> str:
-    """One CSV line per (pair, row, system), with the signature of its scores."""
+    """One CSV line per (pair, row, system), with the signature of its scores.
+
+    Names that a spreadsheet would run as a formula are neutralised (`escape.csv_cell`).
+    """
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
@@ -158,7 +132,7 @@ def scores_csv(scores_list: list[Scores]) -> str:
         document = scores_json(scores)
         for row in document["rows"]:
             for system, entry in row["systems"].items():
-                writer.writerow([
+                writer.writerow(escape.csv_cell(value) for value in [
                     scores.pair, row["level"], row["category"] or "", row["phenomenon"] or "",
                     system, entry["passes"], row["items"], row["located"],
                     repr(entry["accuracy"]), entry["first_cluster"],
@@ -191,11 +165,12 @@ def render(scores_list: list[Scores], kind: str, which: str = "both") -> str:
 
 def _only(scores: Scores, which: str) -> Scores:
     """The scores with only the rows of the chosen tables' levels."""
+
     levels = {"categories": ("category", "micro", "category-macro"),
               "phenomena": ("category", "phenomenon", "micro", "phenomenon-macro"),
               "both": LEVELS}[which]
     return replace(scores, table_rows=[r for r in scores.table_rows if r.level in levels])
 
 
-__all__ = ["CLUSTER_LEGEND", "FORMATS", "Cell", "cluster_mark", "render", "render_tables",
-           "scores_csv", "scores_json", "tex_escape"]
+__all__ = ["CLUSTER_LEGEND", "FORMATS", "Cell", "cluster_mark", "percent", "render",
+           "render_tables", "scores_csv", "scores_json"]

@@ -16,9 +16,9 @@ if TYPE_CHECKING:
     from ..scoring import ScoreRow, Scores
     from ..scoring.signature import Signature
 
+from .common import AVERAGE_LABELS
+
 RowKind = Literal["category", "phenomenon", "average"]
-AVERAGE_LABELS = {"micro": "micro-average", "category-macro": "category macro-average",
-                  "phenomenon-macro": "phenomenon macro-average"}
 
 
 @dataclass(frozen=True)

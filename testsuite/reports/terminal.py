@@ -7,17 +7,17 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from rich.console import Console
-from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from .render import percent
+from .common import OUTCOME_STYLES, percent
+from .escape import terminal as esc
+from .escape import visible
 
 if TYPE_CHECKING:
     from ..evaluate import Evaluation
     from .tables import Cell, PaperTable
 
-OUTCOME_STYLES = {"pass": "green", "fail": "red", "warning": "yellow", "missing": "magenta"}
 
 
 def print_evaluation(evaluation: Evaluation, console: Console, not_located: bool = False
@@ -33,12 +33,12 @@ def print_evaluation(evaluation: Evaluation, console: Console, not_located: bool
         found = len(located.lines)
         total = found + len(located.not_found)
         console.print(f"{located.pair}: located {found} of {total} items in "
-                      f"{escape(located.source_file)}"
+                      f"{esc(located.source_file)}"
                       + (f"; {len(located.not_found)} not found (not in this source file"
                          + ("" if not_located else "; --not-located lists them") + ")"
                          if located.not_found else ""))
         if not_located and located.not_found:
-            console.print(f"  not located: {escape(', '.join(located.not_found))}")
+            console.print(f"  not located: {esc(', '.join(located.not_found))}")
         if located.repeated:
             policy = {"first": "the first occurrence's output used",
                       "last": "the last occurrence's output used",
@@ -48,28 +48,30 @@ def print_evaluation(evaluation: Evaluation, console: Console, not_located: bool
                           "first|last|agree chooses)")
             for name, items in sorted(located.differing.items(),
                                         key=lambda kv: (-len(kv[1]), kv[0])):
-                console.print(f"  {escape(name)} translated the occurrences of "
+                console.print(f"  {esc(name)} translated the occurrences of "
                               f"{len(items)} of them differently, e.g. "
-                              f"{escape(', '.join(items[:5]))}")
+                              f"{esc(', '.join(items[:5]))}")
     for excluded in evaluation.excluded:
-        console.print(f"[yellow]left out:[/] {escape(str(excluded))}")
+        console.print(f"[yellow]left out:[/] {esc(str(excluded))}")
     for group in evaluation.identical:
-        console.print(f"[yellow]identical outputs:[/] {escape(' = '.join(group))} "
+        console.print(f"[yellow]identical outputs:[/] {esc(' = '.join(group))} "
                       "(same output for every item)")
-    summary = evaluation.summary()
-    for pair in dict.fromkeys(summary.index.get_level_values("pair")):
-        table = Table(title=f"Outcomes {pair}", title_justify="left")
+    counts = evaluation.counts()
+    for pair in evaluation.pairs:
+        table = Table(title=f"Outcomes {esc(pair)}", title_justify="left")
         table.add_column("system")
         for outcome, style in OUTCOME_STYLES.items():
             table.add_column(outcome, justify="right", style=style)
         table.add_column("items", justify="right")
         table.add_column("warning rate", justify="right")
-        rows = summary.xs(pair, level="pair")
-        for system, row in rows.iterrows():
-            table.add_row(escape(str(system)), *(str(int(row[o])) for o in OUTCOME_STYLES),
-                          str(int(row["total"])), f"{row['warning_rate']:.1%}")
+        for (of, system), row in counts.items():
+            if of != pair:
+                continue
+            total = sum(row.values())
+            table.add_row(Text(visible(system)), *(str(row[o]) for o in OUTCOME_STYLES), str(total),
+                          f"{row['warning'] / total:.1%}")
         console.print(table)
-    if summary.empty:
+    if not counts:
         console.print("no outcomes: no system translated the suite")
 
 
@@ -80,7 +82,7 @@ LAYOUTS = ("auto", "columns", "rows")
 def cell_text(cell: Cell, bounds: bool, marker: bool) -> str:
     """A cell as plain text: accuracy, `*` for the first cluster when `marker`, the bounds
     and the cluster / rank range when present."""
-    from .render import cluster_mark, percent
+    from .render import cluster_mark
 
     text = percent(cell.accuracy) + ("*" if marker and cell.bold else "")
     if bounds and cell.lower is not None and cell.upper is not None:
@@ -102,6 +104,7 @@ def print_paper_table(table: PaperTable, console: Console, bounds: bool = False,
     takes whichever needs fewer blocks, and names the columns by number with a key when
     names would not fit.
     """
+    table = _shown(table)
     marker = not console.is_terminal
     texts = [[cell_text(c, bounds, marker) for c in row.cells] for row in table.rows]
     room = console.width - 4
@@ -135,6 +138,18 @@ def print_paper_table(table: PaperTable, console: Console, bounds: bool = False,
     console.print(Text(str(table.signature), style="dim"))
 
 
+def _shown(table: PaperTable) -> PaperTable:
+    """The table with its names as the terminal must show them: control characters (ANSI
+    escape sequences in a system or category name) made visible, so that widths are right
+    and nothing is obeyed. Drawn as `Text`, the names need no markup escaping."""
+    from dataclasses import replace
+
+    return replace(table, title=visible(table.title),
+                   systems=tuple(visible(s) for s in table.systems),
+                   rows=tuple(replace(r, label=visible(r.label)) for r in table.rows),
+                   notes=tuple(visible(n) for n in table.notes))
+
+
 #: Space between columns of a drawn grid.
 GAP = 2
 
@@ -150,11 +165,21 @@ class _Plan:
     draw: Callable[[list[int], bool], list[Text]]
 
 
-def _grid(head: list[str], rows: list[list[Text]], widths: list[int],
-          styles: list[str | None], rules: set[int]) -> list[Text]:
+def grid_lines(head: list[str], rows: list[list[Text]], widths: list[int],
+               styles: list[str | None], rules: set[int],
+               groups: list[tuple[str, int]] | None = None) -> list[Text]:
     """Lines of a plain grid: a bold header, a rule, the rows (right-aligned but the first
     column), a rule before each row in `rules`. Drawn as text, not as a `rich.table.Table`:
-    a paper table has thousands of cells and measuring each costs more than the scoring."""
+    a paper table has thousands of cells and measuring each costs more than the scoring.
+
+    Args:
+        head: Column headers.
+        rows: Cells of each row.
+        widths: Width of each column.
+        styles: Style of each row (None: plain).
+        rules: Rows before which a rule is drawn.
+        groups: A header line above `head`: (label, number of columns it spans), centred.
+    """
     def line(cells: list[Text], style: str | None) -> Text:
         out = Text(style=style or "")
         for index, (cell, width) in enumerate(zip(cells, widths, strict=True)):
@@ -167,7 +192,20 @@ def _grid(head: list[str], rows: list[list[Text]], widths: list[int],
         return out
 
     rule = Text("─" * (sum(widths) + GAP * (len(widths) - 1)), style="dim")
-    lines = [line([Text(h, style="bold") for h in head], None), rule]
+    lines = []
+    if groups:
+        top = Text()
+        start = 0
+        for index, (label, span) in enumerate(groups):
+            width = sum(widths[start:start + span]) + GAP * (span - 1)
+            if index:
+                top.append(" " * GAP)
+            cell = Text(label, style="bold")
+            cell.truncate(width, overflow="ellipsis")
+            top.append_text(Text(cell.plain.center(width), style="bold"))
+            start += span
+        lines.append(top)
+    lines += [line([Text(h, style="bold") for h in head], None), rule]
     for index, (cells, style) in enumerate(zip(rows, styles, strict=True)):
         if index in rules:
             lines.append(rule)
@@ -216,7 +254,7 @@ def _plan_columns(table: PaperTable, texts: list[list[str]], room: int) -> _Plan
             if last:
                 cells.append(Text(percent(row.average), style="dim"))
             rows.append(cells)
-        return _grid(head, rows, sizes, styles, rules)
+        return grid_lines(head, rows, sizes, styles, rules)
 
     return _Plan("systems", headers, blocks, key, draw)
 
@@ -238,7 +276,7 @@ def _plan_rows(table: PaperTable, texts: list[list[str]], room: int) -> _Plan:
             rows.append([Text(system), *(
                 Text(texts[i][s], style="bold" if table.rows[i].cells[s].bold else "")
                 for i in block)])
-        return _grid(head, rows, sizes, [None] * len(rows), {1})
+        return grid_lines(head, rows, sizes, [None] * len(rows), {1})
 
     return _Plan("rows", headers, blocks, key, draw)
 

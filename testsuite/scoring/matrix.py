@@ -133,30 +133,24 @@ class OutcomeMatrix:
             known = list(found.values())
         position = {entry[0]: index for index, entry in enumerate(known)}
         order = {s: index for index, s in enumerate(evaluation.systems)}
+        # Column by column (list comprehensions, not one Python loop over ~50,000 rows).
+        same_pair = [p == pair for p in columns["pair"]]
+        rows = np.array([position.get(i, -1) for i in columns["item"]], dtype=np.intp)
         seen: dict[str, int] = {}
-        rows: list[int] = []
-        cols: list[int] = []
-        values: list[int] = []
-        for item, item_pair, system, outcome in zip(columns["item"], columns["pair"],
-                                                    columns["system"], columns["outcome"],
-                                                    strict=True):
-            if item_pair != pair:
-                continue
-            index = position.get(item)
-            if index is None:
-                continue
-            rows.append(index)
-            cols.append(seen.setdefault(system, len(seen)))
-            values.append(CODES[outcome])
-        names = sorted(seen, key=lambda s: (order.get(s, len(order)), seen[s]))
-        where = np.array([names.index(s) for s in seen], dtype=np.intp)
+        cols = np.array([seen.setdefault(s, len(seen)) for s in columns["system"]],
+                        dtype=np.intp)
+        values = np.array([CODES[o] for o in columns["outcome"]], dtype=np.int8)
+        use = (rows >= 0) & np.asarray(same_pair, dtype=bool)
+        present = set(cols[use].tolist())
+        names = sorted((s for s, k in seen.items() if k in present),
+                       key=lambda s: (order.get(s, len(order)), seen[s]))
+        where = np.full(len(seen), -1, dtype=np.intp)
+        for index, name in enumerate(names):
+            where[seen[name]] = index
         located = np.zeros(len(known), dtype=bool)
         full = np.full((len(known), len(names)), MISSING, dtype=np.int8)
-        if rows:
-            row_index = np.asarray(rows, dtype=np.intp)
-            located[row_index] = True
-            full[row_index, where[np.asarray(cols, dtype=np.intp)]] = np.asarray(
-                values, dtype=np.int8)
+        located[rows[use]] = True
+        full[rows[use], where[cols[use]]] = values[use]
         keep = np.flatnonzero(located)
         return cls(pair, [known[i][0] for i in keep], names, full[keep],
                    [known[i][1] for i in keep], [known[i][2] for i in keep],

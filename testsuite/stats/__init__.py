@@ -4,14 +4,13 @@
 McNemar, stratified Z, paired bootstrap); `clusters` turns them into first clusters, full
 clusters and rank ranges, with corrections; `intervals` gives confidence intervals. There
 is no I/O and no module-level state; every randomised function takes a seed. statsmodels
-and scipy.stats are the independent references the tests check these against; they are not
-imported here (scipy.special only for the exact McNemar tail).
+and scipy.stats are the independent references the tests check these against; the engine
+does not import them (they are test dependencies).
 """
 
 from .clusters import (
     CORRECTIONS,
     Correction,
-    check_alpha,
     clusters,
     correct,
     first_cluster,
@@ -34,7 +33,7 @@ from .pvalues import (
 
 __all__ = [
     "CORRECTIONS", "DEFAULT_ALPHA", "DEFAULT_RESAMPLES", "DEFAULT_SEED", "Bootstrap",
-    "Correction", "bootstrap_pvalues", "check_alpha", "clusters", "correct", "first_cluster",
+    "Correction", "bootstrap_pvalues", "clusters", "correct", "first_cluster",
     "macro_average", "macro_interval", "mcnemar_pvalues", "published_macro_pvalues",
     "rank_ranges", "stratified_pvalues", "two_sided", "wilson_interval", "ztest_pvalues",
 ]

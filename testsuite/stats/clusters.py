@@ -18,22 +18,16 @@ separated.
 
 from __future__ import annotations
 
-import math
 from typing import Literal
 
 import numpy as np
 import numpy.typing as npt
 
+from ..values import probability
+
 #: Multiple-comparison corrections, named as in `statsmodels.stats.multitest.multipletests`.
 Correction = Literal["holm", "bonferroni", "fdr_bh"]
 CORRECTIONS: tuple[str, ...] = ("holm", "bonferroni", "fdr_bh")
-
-
-def check_alpha(alpha: float) -> float:
-    """A significance level must lie strictly between 0 and 1."""
-    if not isinstance(alpha, (int, float)) or not math.isfinite(alpha) or not 0 < alpha < 1:
-        raise ValueError(f"alpha must lie strictly between 0 and 1, got {alpha}")
-    return float(alpha)
 
 
 def correct(pvalues: npt.ArrayLike, method: Correction | None = None
@@ -79,7 +73,7 @@ def correct(pvalues: npt.ArrayLike, method: Correction | None = None
 
 def _check(scores: npt.ArrayLike, pvalues: npt.ArrayLike, alpha: float
            ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
-    check_alpha(alpha)
+    probability(alpha, "alpha")
     s = np.asarray(scores, dtype=np.float64)
     p = np.asarray(pvalues, dtype=np.float64)
     if s.ndim != 1 or p.shape != (s.size, s.size):

@@ -1,0 +1,290 @@
+"""Every command refuses bad values and names what it cannot write, in one line (#11)."""
+
+from __future__ import annotations
+
+import errno
+import json
+import math
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from testsuite import files
+from testsuite.cli import app
+from testsuite.errors import TestsuiteError
+from testsuite.evaluate import evaluate
+from testsuite.matching import CompiledRule, RegexCache, judge
+from testsuite.model import Rule
+from testsuite.values import BadValue
+
+runner = CliRunner()
+
+SUITE = """pair: en-de
+category: MWE
+items:
+  - {id: idiom-01, phenomenon: Idiom, source: Tom spilled the beans.}
+  - {id: idiom-02, phenomenon: Idiom, source: The exam was a piece of cake.}
+  - {id: idiom-03, phenomenon: Idiom, source: It is raining cats and dogs.}
+"""
+RULES = """pair: en-de
+rules:
+  - {item: idiom-01, positive_regex: verraten, negative_regex: Bohnen}
+  - {item: idiom-02, positive_regex: kinderleicht, negative_regex: Kuchen}
+  - {item: idiom-03, positive_regex: Strömen, negative_regex: Hunde}
+"""
+OUTPUTS = "Tom hat es verraten.\nDie Prüfung war ein Stück Kuchen.\nEs regnet in Strömen.\n"
+
+
+@pytest.fixture()
+def project(tmp_path: Path) -> Path:
+    """A suite (suites/, rules/), one system's outputs (out/) and a saved run (run/)."""
+    (tmp_path / "suites").mkdir()
+    (tmp_path / "rules").mkdir()
+    (tmp_path / "suites" / "mwe.yaml").write_text(SUITE, encoding="utf-8")
+    (tmp_path / "rules" / "mwe.yaml").write_text(RULES, encoding="utf-8")
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out" / "Sys.de").write_text(OUTPUTS, encoding="utf-8")
+    return tmp_path
+
+
+def invoke(*args: object) -> object:
+    result = runner.invoke(app, [str(a) for a in args])
+    # CliRunner keeps an exception out of the output: check that none escaped the command.
+    assert result.exception is None or isinstance(result.exception, SystemExit), \
+        result.exception
+    return result
+
+
+# --- bad values -----------------------------------------------------------------------------
+
+
+BAD_VALUES = [
+    ("evaluate", "--timeout", value) for value in ("0", "-1", "inf", "nan", "1e300", "x")
+] + [
+    ("score", "--timeout", "0"), ("score", "--alpha", "0"), ("score", "--alpha", "1.5"),
+    ("score", "--alpha", "nan"), ("score", "--alpha", "-0.05"), ("score", "--seed", "-1"),
+    ("report", "--alpha", "1"), ("item-analysis", "--show", "-1"),
+    ("evaluate", "--year", "0"), ("compare", "--alpha", "0"), ("compare", "--regressions", "-3"),
+]
+
+
+@pytest.mark.parametrize(("command", "option", "value"), BAD_VALUES)
+def test_bad_option_values_are_refused(project, command, option, value):
+    out, html = project / "r.jsonl", project / "r.html"
+    line = {"evaluate": ["evaluate", project / "out", "--out", out],
+            "score": ["score", project / "out", "-q"],
+            "report": ["report", project / "out", "-q", "--html", html],
+            "item-analysis": ["item-analysis", project / "out", "-q"],
+            "compare": ["compare", project / "run", project / "run"]}[command]
+    result = invoke(*line, "--suite", project, option, value)
+    assert result.exit_code == 2, result.output
+    assert f"Invalid value for '{option}'" in result.output
+    assert not out.exists() and not html.exists()
+
+
+@pytest.mark.parametrize("timeout", [0, -1.0, math.inf, math.nan, 1e300, "1"])
+def test_the_library_refuses_bad_time_limits_too(timeout):
+    with pytest.raises(BadValue, match="timeout must be"):
+        judge(Rule("a", "x"), "x", timeout=timeout)
+    with pytest.raises(ValueError, match="timeout must be"):  # BadValue is a ValueError
+        CompiledRule(Rule("a", "x"), RegexCache(), timeout)
+    with pytest.raises(TestsuiteError, match="timeout must be"):  # … and a TestsuiteError
+        evaluate(None, [], timeout=timeout)  # type: ignore[arg-type]
+
+
+def test_good_values_are_accepted(project):
+    result = invoke("score", project / "out", "--suite", project, "--alpha", "0.01",
+                    "--timeout", "0.5", "--seed", "0", "-q")
+    assert result.exit_code == 0, result.output
+    assert "alpha:0.01" in result.output
+
+
+# --- write failures -------------------------------------------------------------------------
+
+
+def dfki_json(project: Path) -> Path:
+    path = project / "items.json"
+    path.write_text(json.dumps({"items": [{
+        "category": "MWE", "id": "1", "langpair": "ende", "negative_regex": "",
+        "negative_tokens": [], "phenomenon": "Idiom", "positive_regex": "x",
+        "positive_tokens": [], "source_sentence": "Tom spilled the beans."}]}))
+    return path
+
+
+def saved_run(project: Path) -> Path:
+    result = invoke("evaluate", project / "out", "--suite", project, "-q", "--save",
+                    project / "run")
+    assert result.exit_code == 0, result.output
+    return project / "run"
+
+
+# (command line with T for the target, the file the target stands for)
+COMMANDS = {
+    "sources": (["sources", "--pair", "en-de", "--out", "T"], "T"),
+    "import-dfki": (["import-dfki", "ITEMS", "--out", "T"], "T/suites/en-de/mwe.yaml"),
+    "export-dfki": (["export-dfki", "--out", "T"], "T"),
+    "evaluate --out": (["evaluate", "OUT", "-q", "--out", "T.jsonl"], "T.jsonl"),
+    "evaluate --save": (["evaluate", "OUT", "-q", "--save", "T"], "T/items.jsonl"),
+    "score --out": (["score", "OUT", "-q", "--format", "csv", "--out", "T"], "T"),
+    "item-analysis --out": (["item-analysis", "OUT", "-q", "--out", "T.csv"], "T.csv"),
+    "report --html": (["report", "OUT", "-q", "--html", "T"], "T"),
+    "compare --out": (["compare", "RUN", "RUN", "--format", "json", "--out", "T"], "T"),
+    "demo --out": (["demo", "--out", "T.jsonl"], "T.de-en.jsonl"),
+    "plot --out": (["plot", "OUT", "-q", "--out", "T"], "T/heatmap.png"),
+}
+#: plot writes with matplotlib's savefig, not through files.write_*, until the plots work
+#: (testsuite/reports/plots.py, another branch) lands.
+PLOT = pytest.mark.xfail(reason="plots.py does not write through files.write_* yet",
+                         strict=False)
+
+
+def command_line(project: Path, name: str, target: Path) -> list[str]:
+    """The command line of `name` writing to `target`, its inputs prepared."""
+    args, _ = COMMANDS[name]
+    inputs = {"ITEMS": lambda: dfki_json(project), "OUT": lambda: project / "out",
+              "RUN": lambda: saved_run(project)}
+    line = [str(inputs[arg]()) if arg in inputs else str(target) + arg[1:]
+            if arg.startswith("T") else arg for arg in args]
+    if args[0] not in ("import-dfki", "demo"):
+        line += ["--suite", str(project)]
+    return line
+
+
+def named(name: str, target: Path) -> Path:
+    return Path(str(target) + COMMANDS[name][1][1:])
+
+
+def one_error(output: str, path: Path, reason: str) -> None:
+    errors = [line for line in output.splitlines() if line.startswith("error:")]
+    assert errors == [f"error: {path}: cannot write: {reason}"], output
+
+
+@pytest.mark.parametrize("name", [pytest.param(n, marks=PLOT) if n.startswith("plot") else n
+                                  for n in COMMANDS])
+def test_writing_onto_a_folder(project, name):
+    target = project / "target"
+    named(name, target).mkdir(parents=True)
+    result = invoke(*command_line(project, name, target))
+    assert result.exit_code == 1
+    one_error(result.output, named(name, target), "it is a folder")
+
+
+@pytest.mark.parametrize("name", [pytest.param(n, marks=PLOT) if n.startswith("plot") else n
+                                  for n in COMMANDS])
+def test_writing_below_a_file(project, name):
+    (project / "file").write_text("x")
+    target = project / "file" / "target"
+    result = invoke(*command_line(project, name, target))
+    assert result.exit_code == 1
+    one_error(result.output, named(name, target), "a part of the path is a file, not a folder")
+
+
+@pytest.mark.parametrize("name", [pytest.param(n, marks=PLOT) if n.startswith("plot") else n
+                                  for n in COMMANDS])
+@pytest.mark.parametrize(("failure", "reason"), [
+    (OSError(errno.ENOSPC, "No space left on device"), "the disk is full"),
+    (PermissionError(errno.EACCES, "Permission denied"), "permission denied"),
+])
+def test_a_full_disk_or_a_refused_permission(project, monkeypatch, name, failure, reason):
+    # As root (CI containers) permissions cannot be taken away; fail where the write starts.
+    target = project / "target"
+    line = command_line(project, name, target)
+    real = tempfile.mkstemp
+
+    def refuse(*args: object, **kwargs: object) -> tuple[int, str]:
+        fd, tmp = real(*args, **kwargs)  # type: ignore[call-overload]
+        os.close(fd)
+        os.unlink(tmp)
+        raise failure
+
+    monkeypatch.setattr(files.tempfile, "mkstemp", refuse)
+    result = invoke(*line)
+    assert result.exit_code == 1
+    one_error(result.output, named(name, target), reason)
+
+
+def test_verdict_names_a_full_disk(project, monkeypatch):
+    def full(fd: int) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", full)
+    result = invoke("verdict", "idiom-01", "pass", "--output", "Tom plauderte.", "--suite",
+                    project, "--pair", "en-de")
+    assert result.exit_code == 1
+    one_error(result.output, project / "rules" / "verdicts.yaml", "the disk is full")
+
+
+# --- silent data errors ---------------------------------------------------------------------
+
+
+def test_a_repeated_id_in_the_id_list(project):
+    ids = project / "order.ids"
+    ids.write_text("idiom-01\nidiom-02\nidiom-01\n")
+    result = invoke("evaluate", project / "out", "--suite", project, "--ids", ids, "-q")
+    assert result.exit_code == 1
+    assert (f"error: {ids}:3 (item idiom-01): listed more than once (lines 1, 3); each item "
+            "may have one line only") in result.output
+
+
+def test_a_one_line_tsv_system_is_evaluated(project):
+    # Its one output is not "one placeholder repeated for most items".
+    (project / "out" / "Sys.de").unlink()
+    (project / "out" / "One.tsv").write_text("idiom-01\tTom hat es verraten.\n")
+    result = invoke("evaluate", project / "out", "--suite", project, "-q")
+    assert result.exit_code == 0, result.output
+    assert "left out" not in result.output
+    row = next(line for line in result.output.splitlines() if "One" in line)
+    assert row.split("│")[2].strip() == "1"  # one pass
+
+
+def test_verdict_gives_up_on_a_lock_held_by_a_hung_process(project, monkeypatch):
+    target = project / "rules" / "verdicts.yaml"
+    script = ("import sys, time; from pathlib import Path; from testsuite import files\n"
+              "with files.lock(Path(sys.argv[1])):\n    print('held', flush=True)\n"
+              "    time.sleep(60)\n")
+    child = subprocess.Popen([sys.executable, "-c", script, str(target)],
+                             stdout=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout is not None and child.stdout.readline() == "held\n"
+        monkeypatch.setattr(files, "LOCK_TIMEOUT", 0.3)
+        result = invoke("verdict", "idiom-01", "pass", "--output", "Tom plauderte.",
+                        "--suite", project, "--pair", "en-de")
+    finally:
+        child.kill()
+        child.wait()
+    assert result.exit_code == 1
+    assert f"error: {target}: waited 0.3 s for the lock, held by " in result.output
+    assert f"(process {child.pid}, since " in result.output
+    assert not target.exists()
+
+
+@pytest.mark.parametrize("encoding", ["no-such-codec", "rot13"])
+def test_an_unknown_encoding_is_named(project, encoding):
+    # Found by tests/test_fuzz.py: with an empty WMT source it ended in a LookupError.
+    txt_ts = project / "txt-ts"
+    (txt_ts / "sources").mkdir(parents=True)
+    (txt_ts / "system-outputs").mkdir()
+    (txt_ts / "sources" / "newstest.en-de.src.en").write_bytes(b"")
+    (txt_ts / "system-outputs" / "newstest.en-de.hyp.Sys.de").write_bytes(b"")
+    result = invoke("evaluate", txt_ts, "--suite", project, "--encoding", encoding, "-q")
+    assert result.exit_code == 1
+    assert f"error: unknown encoding {encoding!r}" in result.output
+
+
+@pytest.mark.parametrize("command", ["plot", "sources", "export-dfki", "evaluate"])
+def test_a_pair_that_is_a_path_is_refused(project, command):
+    # `plot --pair ../../p` wrote its charts two folders above --out.
+    out = project / "deep" / "out"
+    line = {"plot": ["plot", project / "out", "-q", "--out", out],
+            "sources": ["sources", "--out", out / "src"],
+            "export-dfki": ["export-dfki", "--out", out / "items.json"],
+            "evaluate": ["evaluate", project / "out", "-q", "--out", out / "r.jsonl"]}[command]
+    result = invoke(*line, "--suite", project, "--pair", "../../p")
+    assert result.exit_code == 1
+    assert "error: '../../p' is not a language pair" in result.output
+    assert not (project / "p").exists() and not (project / "deep").exists()
