@@ -334,8 +334,25 @@ class TriageApp(App[int]):
         self.show()
 
     def prompt(self, screen: ModalScreen[Any], done: Callable[[Any], None]) -> None:
-        """Open a dialog (keys typed before it is ready still reach it, see `on_event`)."""
-        self.push_screen(screen, done)
+        """Open a dialog (keys typed before it is ready still reach it, see `on_event`);
+        keys typed after the enter that closed it are replayed once it is gone."""
+        from .screens import TypeAhead
+
+        def closed(result: Any) -> None:
+            done(result)
+            leftover = screen.leftover if isinstance(screen, TypeAhead) else []
+            if leftover:
+                self.call_after_refresh(self.replay, list(leftover))
+
+        self.push_screen(screen, closed)
+
+    def replay(self, keys: list[str]) -> None:
+        """Post keys again, in order, as if typed now."""
+        for key in keys:
+            if key == "\n":
+                self.post_message(events.Key("enter", None))
+            else:
+                self.post_message(events.Key(key, key))
 
     async def on_event(self, event: events.Event) -> None:
         """Keep the keys typed while a dialog is being opened, for its input.
@@ -347,11 +364,20 @@ class TriageApp(App[int]):
         from .screens import TypeAhead
 
         screen = self.screen if self._screen_stack else None
-        if isinstance(event, events.Key) and isinstance(screen, TypeAhead) \
-                and not screen.ready \
-                and (event.key == "enter" or event.character is not None and event.is_printable):
-            screen.pending.append("\n" if event.key == "enter" else str(event.character))
-            return
+        if isinstance(event, events.Key) and isinstance(screen, TypeAhead) and (
+                event.key == "enter" or event.character is not None and event.is_printable):
+            character = "\n" if event.key == "enter" else str(event.character)
+            if screen.submitted:  # typed after the enter that closes the dialog
+                screen.leftover.append(character)
+                return
+            if not screen.ready:
+                screen.pending.append(character)
+                return
+            if event.is_forwarded:
+                # A text key the dialog's input did not take bubbled up: it was typed before
+                # the dialog opened and went to the screen below. It belongs to the dialog.
+                screen.type_key(character)
+                return
         await super().on_event(event)
 
     def action_note(self) -> None:

@@ -35,15 +35,19 @@ class TypeAhead:
     Textual delivers keys typed right after the key that opened a dialog before the dialog's
     input is mounted and focused, and the input drops them (or its initial value overwrites
     them). The app keeps such keys in `pending` (see `TriageApp.on_event`) until the
-    dialog is ready; then they are typed into the input.
+    dialog is ready; then they are typed into the input. Keys typed after an enter that
+    closes the dialog are `leftover`: the app replays them once the dialog is gone, so that
+    ``n``, a note, enter, ``p`` saves the note and then decides pass.
     """
 
     input_id = ""
     ready = False
+    submitted = False
 
     def __init__(self) -> None:
         super().__init__()
         self.pending: list[str] = []
+        self.leftover: list[str] = []
 
     def on_mount(self) -> None:
         """Type the pending keys once the input is there."""
@@ -52,15 +56,37 @@ class TypeAhead:
 
     def _release(self) -> None:
         screen = cast("ModalScreen[object]", self)
-        field = screen.query_one(f"#{self.input_id}", Input)
-        field.focus()
+        screen.query_one(f"#{self.input_id}", Input).focus()
         self.ready = True
         pending, self.pending = self.pending, []
         for character in pending:
-            if character == "\n":  # enter: submit what was typed
-                field.post_message(Input.Submitted(field, field.value))
-                return
+            self.type_key(character)
+
+    def type_key(self, character: str) -> None:
+        """Type one kept key into the input (a line break submits it)."""
+        if self.submitted:
+            self.leftover.append(character)
+            return
+        screen = cast("ModalScreen[object]", self)
+        field = screen.query_one(f"#{self.input_id}", Input)
+        if character == "\n":
+            self.submitted = True
+            field.post_message(Input.Submitted(field, field.value))
+        else:
             field.insert_text_at_cursor(character)
+
+    def reopen(self) -> None:
+        """The submitted text was refused (the dialog stays): keys go to the input again,
+        those typed since the enter first."""
+        self.submitted = False
+        leftover, self.leftover = self.leftover, []
+        for character in leftover:
+            self.type_key(character)
+
+    def close(self, result: object) -> None:
+        """Dismiss the dialog; keys typed from now on are replayed on the screen below."""
+        self.submitted = True
+        cast("ModalScreen[object]", self).dismiss(result)
 
 
 def _table(table_id: str) -> DataTable[Text]:
@@ -106,9 +132,10 @@ class PromptScreen(TypeAhead, ModalScreen[str | None]):
         """Close with the text, unless the validator refuses it."""
         self.error = self.validator(event.value) if self.validator else None
         if self.error:
+            self.reopen()
             self.query_one("#prompt-error", Static).update(Text(self.error))
             return
-        self.dismiss(event.value)
+        self.close(event.value)
 
     def action_cancel(self) -> None:
         """Close without a value."""
@@ -215,15 +242,17 @@ class RegexScreen(TypeAhead, ModalScreen[bool]):
     def save(self, event: Input.Submitted) -> None:
         """Write the pattern into the rules file and close, unless it is refused."""
         if event.value == self.original:
-            self.dismiss(False)
+            self.close(False)
             return
         if self.error:
             self.app.bell()
+            self.reopen()
             return
         reason = self.needs_confirmation()
         if reason and self.confirming != event.value:
             self.confirming = event.value
             self.query_one("#regex-error", Static).update(Text(reason))
+            self.reopen()
             return
         try:
             self.session.save_regex(self.entry, self.field, event.value, self.seen)
@@ -232,12 +261,14 @@ class RegexScreen(TypeAhead, ModalScreen[bool]):
             self.query_one("#regex-error", Static).update(Text(
                 "Not saved: the rule changed on disk since you opened it:\n  "
                 + "\n  ".join(exc.diff) + "\nEscape, look at the rule again, and edit it anew."))
+            self.reopen()
             return
         except TestsuiteError as exc:
             self.error = str(exc)
             self.query_one("#regex-error", Static).update(Text(self.error))
+            self.reopen()
             return
-        self.dismiss(True)
+        self.close(True)
 
     def action_cancel(self) -> None:
         """Close without saving."""
@@ -339,13 +370,15 @@ class BatchScreen(TypeAhead, ModalScreen[object]):
         """Record the batch."""
         if self.chosen is None or not self.chosen.decides:
             self.app.bell()
+            self.reopen()
             return
         try:
             done = self.session.apply_batch(self.chosen)
         except TestsuiteError as exc:
             self.query_one("#batch-error", Static).update(Text(str(exc)))
+            self.reopen()
             return
-        self.dismiss(done)
+        self.close(done)
 
     def action_cancel(self) -> None:
         """Close without deciding."""
