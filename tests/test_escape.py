@@ -200,8 +200,6 @@ def test_latex_with_hostile_names_compiles(hostile, tmp_path):
     assert result.returncode == 0, result.stdout[-3000:].decode("utf-8", "replace")
 
 
-@pytest.mark.xfail(reason="cli/decisions.py (triage work) prints the output and the path as "
-                   "Rich markup: '[/]' is a MarkupError", strict=False)
 @pytest.mark.parametrize("output", ["x [/] y", "[bold red]loud[/]"])
 def test_verdict_prints_the_output_as_written(hostile, output):
     suite, _ = hostile

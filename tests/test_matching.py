@@ -24,7 +24,12 @@ BOTH_KINDS = Rule("y", positive_regex=r"\bflash drive\b", negative_tokens=("USB 
 VERDICTS = Rule("z", positive_regex="pass-me", verdicts=(
     Verdict("She talks about her man.", "pass", "ann", "2026-01-01T00:00:00+00:00"),
     Verdict("pass-me now", "fail"),
-    Verdict("She talks about her man.", "fail", "bob", "2026-02-01T00:00:00+00:00"),
+    Verdict("She talks about her man.", "fail", "ann", "2026-02-01T00:00:00+00:00"),
+    Verdict("They argued.", "pass", "ann"),
+    Verdict("They argued.", "fail", "bob"),  # two annotators contradict: a disagreement
+    Verdict("It rained.", "pass", "ann"),
+    Verdict("It rained.", "fail", "bob"),
+    Verdict("It rained.", "fail", "cid", settles=True),  # … settled explicitly
 ))
 
 CASES = [
@@ -47,12 +52,15 @@ CASES = [
     # the regex decided, so the negative token is not consulted
     (BOTH_KINDS, "He borrowed a flash drive, a USB stick.", "pass", "positive-regex"),
     (BOTH_KINDS, "He borrowed a USB stick.", "fail", "negative-token"),
-    # 2. verdicts: exact output after stripping; the latest verdict wins; before regexes
+    # 2. verdicts: exact output after stripping; an annotator's latest verdict wins; before
+    # regexes; annotators who contradict each other leave a warning until it is settled
     (VERDICTS, "She talks about her man.", "fail", "verdict"),
     (VERDICTS, "  She talks about her man.\n", "fail", "verdict"),
     (VERDICTS, "pass-me now", "fail", "verdict"),
     (VERDICTS, "pass-me later", "pass", "positive-regex"),
     (VERDICTS, "She talks about her man", "warning", "no-match"),
+    (VERDICTS, "They argued.", "warning", "disagreement"),
+    (VERDICTS, "It rained.", "fail", "verdict"),
     # 6. regex that does not compile → warning, never an exception
     (Rule("bad", positive_regex="(unclosed", negative_regex="x"), "x marks it", "warning",
      "invalid-regex"),

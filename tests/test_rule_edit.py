@@ -220,5 +220,5 @@ def test_set_item_regex_writes_the_rules_file_of_the_item(rules: Path) -> None:
     load_suite_rule(rules, "idiom-01")  # writes the suite beside the rules
     suite = load_suite([rules.parent])
     written = set_item_regex(suite, "en-de", "idiom-02", "negative_regex", "Kuchen")
-    assert written == rules
+    assert written.path == rules and written.before == RULES
     assert read_rule(rules, "idiom-02")["negative_regex"] == "Kuchen"

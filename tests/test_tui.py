@@ -17,12 +17,13 @@ from pathlib import Path
 
 import pytest
 import yaml
-from textual.widgets import Input
+from textual import events
+from textual.widgets import DataTable, Footer, Input
 from typer.testing import CliRunner
 
 from testsuite.evaluate import evaluate
-from testsuite.inputs import load_outputs
-from testsuite.loader import load_suite
+from testsuite.inputs import InputSpec, load_outputs
+from testsuite.loader import lint, load_suite
 from testsuite.matching import RegexCache
 from testsuite.tui import TriageOptions, run_triage
 from testsuite.tui.app import TriageApp
@@ -111,9 +112,9 @@ def project(tmp_path: Path) -> Path:
 
 def options(project: Path, **changes: object) -> TriageOptions:
     chosen = TriageOptions(
-        suite_paths=[project / "suites", project / "rules"], outputs=[project / "outputs"],
-        pair=None, source=None, ids=None, encoding="utf-8", annotator="tester",
-        categories=(), phenomena=(), systems=(), order="impact")
+        inputs=InputSpec(outputs=(project / "outputs",),
+                         suite=(project / "suites", project / "rules")),
+        annotator="tester", categories=(), phenomena=(), systems=(), order="impact")
     return replace(chosen, **changes)  # type: ignore[arg-type]
 
 
@@ -238,11 +239,17 @@ def test_undo_removes_the_decision_and_returns_to_its_entry(project: Path) -> No
     assert outcome(project, "Online-A", "idiom-02") == ("warning", "no-match")
 
 
-def test_undo_after_the_queue_was_recomputed(project: Path) -> None:
+def test_undo_takes_back_rule_edits_and_decisions_last_first(project: Path) -> None:
+    rules = project / "rules" / "en-de" / "mwe.yaml"
+
     async def scenario(app: TriageApp, pilot: object) -> None:
         await pilot.press("p", "j", "e", *"|erzählt", "enter")  # type: ignore[attr-defined]
         assert queue(app) == [BOHNEN, NICHT]  # recomputed: the decided entry is gone
-        await pilot.press("u")  # type: ignore[attr-defined]
+        await pilot.press("u")  # type: ignore[attr-defined]  # the rule edit first
+        assert rules.read_text(encoding="utf-8") == MWE_RULES  # byte for byte
+        assert ERZAEHLT in queue(app)
+        assert len(verdicts(project)) == 1
+        await pilot.press("u")  # type: ignore[attr-defined]  # then the decision
         assert verdicts(project) == []
         assert current(app) == KLACKS  # back in the queue, on screen
 
@@ -411,6 +418,9 @@ def test_run_triage_returns_the_number_of_decisions(project: Path,
     def run_headless(app: TriageApp, **_: object) -> int | None:
         async def scenario() -> None:
             async with app.run_test() as pilot:
+                assert app.query_one("#loading").display  # loading in a thread
+                while app.session is None:
+                    await pilot.pause(0.05)
                 await pilot.press("p", "f", "u", "p", "ctrl+c")
 
         asyncio.run(scenario())
@@ -445,3 +455,180 @@ def test_output_highlights_positive_green_and_negative_red() -> None:
     spans = [(output[s.start:s.end], s.style) for s in highlight(output, rule,
                                                                   RegexCache()).spans]
     assert spans == [("ausgeplaudert", POSITIVE), ("Bohnen", NEGATIVE)]
+
+
+# --- #14: notes, navigation, small terminals; #11: data shown literally --------------------
+
+
+def drafts(project: Path) -> list[dict[str, str]]:
+    import json
+
+    path = project / "rules" / "en-de" / ".testsuite" / "notes-tester.json"
+    return json.loads(path.read_text(encoding="utf-8"))["notes"] if path.exists() else []
+
+
+def test_a_note_is_saved_when_typed_and_kept_across_sessions(project: Path) -> None:
+    async def first(app: TriageApp, pilot: object) -> None:
+        await pilot.press("n", *"paraphrase", "enter", "right", "q")  # type: ignore[attr-defined]
+
+    drive(project, first)
+    assert [(d["item"], d["note"]) for d in drafts(project)] == [("idiom-02", "paraphrase")]
+    assert verdicts(project) == []  # a draft is not a verdict
+
+    async def second(app: TriageApp, pilot: object) -> None:
+        assert app.session is not None and app.session.note(app.session.entries[0]) \
+            == "paraphrase"
+        await pilot.press("p")  # type: ignore[attr-defined]  # the note goes with the verdict
+        assert drafts(project) == []
+        # a note added to an existing decision goes into that verdict at once
+        await pilot.press("k", "n", "ctrl+u", *"idiomatic", "enter")  # type: ignore[attr-defined]
+
+    drive(project, second)
+    assert verdicts(project) == [("idiom-02", KLACKS[2], "pass", "tester", "idiomatic")]
+
+
+def test_keys_typed_right_after_a_prompt_key_are_not_lost(project: Path) -> None:
+    async def scenario(app: TriageApp, pilot: object) -> None:
+        # The keys go to the app's queue one after the other with no pause in between: the
+        # note's letters reach the note (the "f" of "fast" does not decide fail), and the
+        # "p" typed after its enter decides pass once the prompt is closed.
+        for key in ("n", *"fast", "enter", "p"):
+            app.post_message(events.Key(key, key if len(key) == 1 else None))
+        for _ in range(100):  # however slow the machine: until the pass is saved
+            await pilot.pause(0.05)  # type: ignore[attr-defined]
+            if verdicts(project):
+                break
+
+    drive(project, scenario)
+    assert verdicts(project) == [("idiom-02", KLACKS[2], "pass", "tester", "fast")]
+
+
+def test_jump_by_item_id_or_text(project: Path) -> None:
+    async def scenario(app: TriageApp, pilot: object) -> None:
+        await pilot.press("g", *"neg-02", "enter")  # type: ignore[attr-defined]
+        assert current(app) == NICHT
+        await pilot.press("g", *"bohnen", "enter")  # type: ignore[attr-defined]
+        assert current(app) == BOHNEN  # text of an output, any case
+        await pilot.press("g", *"piece of cake", "enter")  # type: ignore[attr-defined]
+        assert current(app) == KLACKS  # text of the source
+        await pilot.press("g", *"nowhere", "enter")  # type: ignore[attr-defined]
+        assert current(app) == KLACKS
+
+    drive(project, scenario)
+
+
+def test_batch_decides_matching_outputs_and_undo_takes_it_back_as_one(project: Path) -> None:
+    async def scenario(app: TriageApp, pilot: object) -> None:
+        await pilot.press("j", "j", "b")  # type: ignore[attr-defined]  # on idiom-01
+        await pilot.press("ctrl+f")  # type: ignore[attr-defined]
+        screen = app.screen
+        assert [d.output for _, d in screen.chosen.decides] == [  # type: ignore[attr-defined]
+            ERZAEHLT[2], BOHNEN[2]]
+        await pilot.press(*"Bohnen", "enter")  # type: ignore[attr-defined]
+        assert verdicts(project) == [("idiom-01", BOHNEN[2], "fail", "tester", None)]
+        await pilot.press("b", "ctrl+s")  # type: ignore[attr-defined]  # the phenomenon Idiom
+        assert {d.output for _, d in app.screen.chosen.decides} == {  # type: ignore[attr-defined]
+            ERZAEHLT[2], KLACKS[2]}
+        await pilot.press("enter")  # type: ignore[attr-defined]
+        assert len(verdicts(project)) == 3
+        await pilot.press("u")  # type: ignore[attr-defined]  # the whole second batch
+        assert verdicts(project) == [("idiom-01", BOHNEN[2], "fail", "tester", None)]
+
+    drive(project, scenario)
+
+
+HOSTILE = {"[red]Sys": ["x one [/] two", "[bold red]boom[/bold red]", "a", "b", "c"]}
+
+
+def test_outputs_and_names_are_shown_literally_never_as_markup(project: Path) -> None:
+    for name, lines in HOSTILE.items():
+        (project / "outputs" / f"{name}.txt").write_text("\n".join(lines) + "\n", "utf-8")
+
+    async def scenario(app: TriageApp, pilot: object) -> None:
+        await pilot.press("g", *"x one", "enter")  # type: ignore[attr-defined]
+        assert current(app) == ("en-de", "idiom-01", "x one [/] two")
+        table = app.query_one("#systems", DataTable)
+        cells = [str(c) for row in range(table.row_count) for c in table.get_row_at(row)]
+        assert "x one [/] two" in cells and "[red]Sys" in cells
+        await pilot.press("e", "end", *"|one")  # type: ignore[attr-defined]  # the preview
+        preview = app.screen.query_one("#regex-preview", DataTable)
+        assert [str(c) for c in preview.get_row_at(0)][0::3] == ["[red]Sys", "x one [/] two"]
+        await pilot.press("escape", "g", *"boom", "enter", "n", *"[b]note", "enter")  # type: ignore[attr-defined]
+        assert "[bold red]boom[/bold red]" in str(app.query_one("#heading").render()) or \
+            current(app) == ("en-de", "idiom-02", "[bold red]boom[/bold red]")
+        await pilot.press("p")  # type: ignore[attr-defined]
+
+    drive(project, scenario)
+    assert ("idiom-02", "[bold red]boom[/bold red]", "pass", "tester", "[b]note") \
+        in verdicts(project)
+
+
+def test_80_by_24_every_panel_is_on_screen_and_scrolls(project: Path) -> None:
+    many = {f"Sys-{n:02d}": [f"Tom hat es {n} Mal erzählt.", "Die Prüfung war leicht.",
+                             "x", "y", "z"] for n in range(12)}
+    for name, lines in many.items():
+        (project / "outputs" / f"{name}.txt").write_text("\n".join(lines) + "\n", "utf-8")
+
+    async def scenario(app: TriageApp, pilot: object) -> None:
+        await pilot.press("g", *"idiom-01", "enter")  # type: ignore[attr-defined]
+        for name in ("entry", "rule-box", "systems", "progress"):
+            region = app.query_one(f"#{name}").region
+            assert region.height >= 2 and region.bottom <= 23, name
+        footer = app.query_one(Footer)
+        assert footer.region.bottom == 24
+        shown = [k.binding.description for k in app.active_bindings.values() if k.binding.show]
+        assert "quit" in shown[:4]  # early in the footer, never cut off
+        table = app.query_one("#systems", DataTable)
+        assert table.row_count == 15 and table.max_scroll_y > 0
+        assert app.panel == "systems"
+        await pilot.press("down", "down", "pagedown")  # type: ignore[attr-defined]
+        assert table.scroll_y > 0
+        await pilot.press("tab")  # type: ignore[attr-defined]
+        assert app.panel == "entry" and app.query_one("#entry").has_class("scrolling")
+        await pilot.press("tab", "down")  # type: ignore[attr-defined]
+        assert app.panel == "rule-box"
+        assert current(app)[1] == "idiom-01"  # type: ignore[index]  # ↑/↓ never moved the queue
+
+    app = TriageApp(TriageSession.load(options(project)))
+
+    async def run() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await scenario(app, pilot)
+
+    asyncio.run(run())
+
+
+def test_accepting_a_suggestion_writes_pattern_and_examples_and_undo_restores(
+        project: Path) -> None:
+    (project / "outputs" / "Online-D.txt").write_text(
+        "Tom hat endlich alles erzählt, sagt man.\nx\ny\nz\nw\n", encoding="utf-8")
+    rules = project / "rules" / "en-de" / "mwe.yaml"
+    paraphrase = ("en-de", "idiom-01", "Tom hat endlich alles erzählt, sagt man.")
+
+    async def scenario(app: TriageApp, pilot: object) -> None:
+        assert app.session is not None
+        while current(app) != ERZAEHLT:
+            await pilot.press("j")  # type: ignore[attr-defined]
+        assert app.session.suggestions() == []  # nothing decided on the item yet
+        await pilot.press("p")  # type: ignore[attr-defined]
+        found = app.session.suggestions(next(e for e in app.session.entries
+                                             if (e.pair, e.item, e.output) == paraphrase))
+        assert found and [d.output for d in found[0].decides] == [paraphrase[2]]
+        while current(app) != paraphrase:
+            await pilot.press("j")  # type: ignore[attr-defined]
+        assert "suggestion (a accepts)" in str(app.query_one("#suggestion").render())
+        await pilot.press("a")  # type: ignore[attr-defined]
+        assert paraphrase not in queue(app)
+        text = rules.read_text(encoding="utf-8")
+        assert text == MWE_RULES.replace(
+            "'ausgeplaudert|verraten'", f"'ausgeplaudert|verraten|{found[0].learned}'").replace(
+            "  - item: 'idiom-02'\n", "    examples:\n      pass:\n        - "
+            "'Tom hat endlich alles erzählt.'\n  - item: 'idiom-02'\n")
+        assert not [p for p in lint([project / "suites", project / "rules"]).problems
+                    if p.fatal]
+        await pilot.press("u")  # type: ignore[attr-defined]
+        assert rules.read_text(encoding="utf-8") == MWE_RULES
+        assert paraphrase in queue(app)
+
+    drive(project, scenario)
+    assert verdicts(project) == [("idiom-01", ERZAEHLT[2], "pass", "tester", None)]

@@ -181,3 +181,97 @@ def test_resolving_warnings_on_wmt21_lowers_the_count_exactly(data, dfki_dir, tm
     assert decided > len(chosen)  # shared outputs: one decision, several systems
     assert before - after == decided
     assert len(pending_after) == len(pending) - len(chosen)
+
+
+# --- #13 and #14.4: a verdict says what it changes, and refuses what it should -------------
+
+
+def _copy_dfki(dfki_dir: Path, tmp_path: Path) -> Path:
+    suite_dir = tmp_path / "dfki"
+    shutil.copytree(dfki_dir, suite_dir)
+    return suite_dir
+
+
+def test_a_verdict_that_overrides_the_rule_needs_force_and_says_what_it_flips(
+        data, dfki_dir, wmt, tmp_path):
+    results = wmt("wmt21", "de-en").results
+    rows = results[(results["system"] == "Online-A") & (results["reason"] == "positive-regex")]
+    shared = results.groupby(["item", "output"], observed=True)["system"].nunique()
+    row = next(r for r in rows.itertuples() if shared[(r.item, r.output)] >= 3)
+    systems = int(shared[(row.item, row.output)])
+    suite_dir = _copy_dfki(dfki_dir, tmp_path)
+    base = ["--pair", "de-en", "--suite", str(suite_dir), "--from",
+            str(data / "wmt21" / "txt-ts"), "--annotator", "ann"]
+    result = runner.invoke(app, ["verdict", str(row.item), "fail", "--system", "Online-A",
+                                 *base])
+    assert result.exit_code == 1
+    assert f"the rule decides this output pass (positive-regex) for {systems} systems" \
+        in result.output and "--force" in result.output
+    assert not (suite_dir / "rules" / "de-en" / "verdicts.yaml").exists()
+    result = runner.invoke(app, ["verdict", str(row.item), "fail", "--system", "Online-A",
+                                 "--force", *base])
+    assert result.exit_code == 0, result.output
+    assert f"changes {systems} outcomes" in result.output
+    assert f"{systems} of them the rule decides pass (positive-regex), overridden" \
+        in result.output
+
+
+def test_a_verdict_on_an_output_no_system_produced_is_refused(data, dfki_dir, tmp_path):
+    suite_dir = _copy_dfki(dfki_dir, tmp_path)
+    result = runner.invoke(app, ["verdict", "00419002", "pass", "--output",
+                                 "I didn't want to say anythin.", "--pair", "de-en", "--suite",
+                                 str(suite_dir), "--from", str(data / "wmt21" / "txt-ts")])
+    assert result.exit_code == 1
+    assert "no system produced the output" in result.output and "a typo?" in result.output
+    assert "I didn't want to say anything." in result.output  # what the systems did say
+
+
+def test_contradicting_verdicts_are_refused_kept_as_disagreement_listed_and_settled(project):
+    base = ["--suite", str(project / "suites"), "--suite", str(project / "rules")]
+    decide_as = ["verdict", "idiom-02", "--output", "Die Prüfung war leicht.", *base]
+    assert runner.invoke(app, [*decide_as[:2], "pass", *decide_as[2:], "--annotator",
+                               "ann"]).exit_code == 0
+    refused = runner.invoke(app, [*decide_as[:2], "fail", *decide_as[2:], "--annotator", "bob"])
+    assert refused.exit_code == 1 and "ann (pass" in refused.output
+    kept = runner.invoke(app, [*decide_as[:2], "fail", *decide_as[2:], "--annotator", "bob",
+                               "--disagree"])
+    assert kept.exit_code == 0 and "disagree" in kept.output
+    listed = runner.invoke(app, ["disagreements", *base])
+    assert '"item": "idiom-02"' in listed.output and '"annotator": "bob"' in listed.output
+    suite, evaluation = run(project)
+    outcomes = evaluation.results.set_index(["system", "item"])
+    assert outcomes.loc[("A", "idiom-02"), "reason"] == "disagreement"
+    linted = runner.invoke(app, ["lint", *[str(project / f) for f in ("suites", "rules")]])
+    assert "annotators disagree on 'Die Prüfung war leicht.' (ann: pass, bob: fail)" \
+        in linted.output
+    settled = runner.invoke(app, ["settle", "idiom-02", "fail", "--output",
+                                  "Die Prüfung war leicht.", "--annotator", "cid", *base])
+    assert settled.exit_code == 0, settled.output
+    suite, evaluation = run(project)
+    outcomes = evaluation.results.set_index(["system", "item"])
+    assert tuple(outcomes.loc[("A", "idiom-02"), ["outcome", "reason"]]) == ("fail", "verdict")
+    assert '"item"' not in runner.invoke(app, ["disagreements", *base]).output
+    again = runner.invoke(app, ["settle", "idiom-02", "fail", "--output",
+                                "Die Prüfung war leicht.", *base])
+    assert again.exit_code == 1 and "no disagreement" in again.output
+
+
+def test_an_annotator_may_change_their_own_mind(project):
+    base = ["--suite", str(project / "suites"), "--suite", str(project / "rules"),
+            "--annotator", "ann", "--output", "Die Prüfung war leicht."]
+    assert runner.invoke(app, ["verdict", "idiom-02", "pass", *base]).exit_code == 0
+    assert runner.invoke(app, ["verdict", "idiom-02", "fail", *base]).exit_code == 0
+    suite, evaluation = run(project)
+    outcomes = evaluation.results.set_index(["system", "item"])
+    assert outcomes.loc[("A", "idiom-02"), "outcome"] == "fail"
+
+
+def test_pending_lists_the_rule_of_each_item(project):
+    base = ["--suite", str(project / "suites"), "--suite", str(project / "rules")]
+    result = runner.invoke(app, ["pending", str(project / "outputs"), *base])
+    import json
+
+    line = json.loads(result.output.splitlines()[0])
+    assert line["rule"] == {"positive_regex": "ausgeplaudert", "negative_regex": "Bohnen",
+                            "positive_tokens": [], "negative_tokens": []}
+    assert line["rule_file"].endswith("mwe.yaml")

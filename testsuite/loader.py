@@ -36,7 +36,7 @@ RULE_KEYS = {
     "examples",
     "verdicts",
 }
-VERDICT_KEYS = {"output", "verdict", "annotator", "time", "note"}
+VERDICT_KEYS = {"output", "verdict", "annotator", "time", "note", "settles"}
 YAML_SUFFIXES = (".yaml", ".yml")
 
 
@@ -304,9 +304,13 @@ class _Reader:
         # YAML reads an unquoted timestamp as a datetime; keep it as ISO 8601 text.
         when = time.isoformat() if isinstance(time, (dt.date, dt.datetime)) else \
             self.text(raw, "time", file, item_id)
+        settles = raw.get("settles", False)
+        if not isinstance(settles, bool):
+            self.problem("'settles' must be true or false", file, raw, item_id)
+            settles = False
         return Verdict(output=output, verdict=value,
                        annotator=self.text(raw, "annotator", file, item_id), time=when,
-                       note=self.text(raw, "note", file, item_id))
+                       note=self.text(raw, "note", file, item_id), settles=settles)
 
     def merge_verdicts(self) -> None:
         """Add the verdicts of verdict-only entries to the rules of their items."""
@@ -464,7 +468,9 @@ def example_problems(suite: Suite, cache: RegexCache, normalise: Profile | None 
     """Rule regression cases: each example must get the outcome it is labelled with."""
     problems = []
     for rule in suite.rules.values():
-        compiled = CompiledRule(rule, cache, normalise=normalise)
+        # The examples guard the patterns: a verdict on an example must not hide a pattern
+        # that no longer judges it as labelled.
+        compiled = CompiledRule(replace(rule, verdicts=()), cache, normalise=normalise)
         for expected, examples in (("pass", rule.examples_pass), ("fail", rule.examples_fail)):
             for example in examples:
                 got = compiled.judge(example)
@@ -505,4 +511,22 @@ def lint(paths: Iterable[Path | str], normalise: Profile | None = None) -> LoadR
     result.problems.extend(example_problems(result.suite, cache, normalise))
     if normalise is not None:
         result.problems.extend(folded_problems(result.suite, normalise))
+    from .verdicts.conflicts import disagreement_problems
+
+    result.problems.extend(disagreement_problems(result.suite))
     return result
+
+
+def read_verdicts(path: Path) -> tuple[dict[tuple[str, str], tuple[Verdict, ...]], list[Problem]]:
+    """The verdict-only entries of one file (``verdicts.yaml``), read as `load` reads them.
+
+    For a triage session that follows what other annotators write, without reloading the
+    whole suite.
+
+    Returns:
+        (pair, item) → verdicts in file order, and the problems found.
+    """
+    reader = _Reader()
+    reader.read(path)
+    verdicts = {key: tuple(v for v, _, _ in added) for key, added in reader.added_verdicts.items()}
+    return verdicts, reader.problems

@@ -19,7 +19,7 @@ import regex
 from .cache import cache_dir, distrust, trusted
 from .errors import TestsuiteError
 from .files import write_bytes
-from .model import Outcome, Rule
+from .model import DISAGREEMENT, Outcome, Rule, standing_verdicts
 from .normalise import Profile
 from .values import seconds
 
@@ -43,6 +43,7 @@ REASON_INVALID = "invalid-regex"
 REASON_TIMEOUT = "regex-timeout"
 REASON_NO_RULE = "no-rule"
 REASON_DISAGREE = "occurrences-disagree"  # a repeated source judged differently (--repeated agree)
+REASON_DISAGREEMENT = DISAGREEMENT  # annotators' verdicts on the output contradict
 
 
 class RegexCache:
@@ -201,9 +202,10 @@ class CompiledRule:
         # SPEC step 4: tokens are stripped, and empty ones never match.
         self._pos_tokens = tuple(t.strip() for t in rule.positive_tokens if t.strip())
         self._neg_tokens = tuple(t.strip() for t in rule.negative_tokens if t.strip())
-        # Later verdicts on the same output override earlier ones; with a normalisation, a
-        # verdict applies to every output equal to its output once both are normalised.
-        self._verdicts = {self.key(v.output): v.verdict for v in rule.verdicts}
+        # Each annotator's latest verdict; contradicting annotators are a disagreement. With
+        # a normalisation, a verdict applies to every output equal to its output once both
+        # are normalised.
+        self._verdicts = standing_verdicts(rule.verdicts, key=self.key)
 
     def key(self, output: str) -> str:
         """What identifies an output for verdicts: stripped (and normalised, if asked)."""
@@ -220,6 +222,8 @@ class CompiledRule:
             output = self._normalise.apply(output)
         # 2. Manual verdict on exactly this output.
         verdict = self._verdicts.get(output.strip())
+        if verdict == DISAGREEMENT:  # never settled silently: a person decides
+            return Judgement(Outcome.WARNING, REASON_DISAGREEMENT)
         if verdict is not None:
             return Judgement(Outcome(verdict), REASON_VERDICT)
         if self._broken:

@@ -8,7 +8,7 @@ decision on one exact output; the result of judging is an *outcome*.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -26,6 +26,8 @@ class Outcome(StrEnum):
 
 #: Verdict values a person can record (a verdict is never a warning).
 VERDICTS = (Outcome.PASS.value, Outcome.FAIL.value)
+#: What `standing_verdicts` gives for an output whose annotators contradict each other.
+DISAGREEMENT = "disagreement"
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +69,8 @@ class Verdict:
         annotator: Who decided.
         time: When, as an ISO 8601 string.
         note: Optional comment.
+        settles: Whether it settles a disagreement: the verdicts recorded on the output
+            before it no longer count (see `standing_verdicts`).
     """
 
     output: str
@@ -74,6 +78,7 @@ class Verdict:
     annotator: str | None = None
     time: str | None = None
     note: str | None = None
+    settles: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,14 +110,10 @@ class Rule:
     file: str | None = field(default=None, compare=False)
     line: int | None = field(default=None, compare=False)
 
-    def verdict_for(self, output: str) -> Verdict | None:
-        """Return the latest verdict recorded on exactly this output, if any."""
-        key = output.strip()
-        found = None
-        for verdict in self.verdicts:
-            if verdict.output.strip() == key:
-                found = verdict
-        return found
+    def verdict_for(self, output: str) -> str | None:
+        """The verdict standing on exactly this output: ``pass``, ``fail``, `DISAGREEMENT`
+        or None (see `standing_verdicts`)."""
+        return standing_verdicts(self.verdicts).get(output.strip())
 
 
 @dataclass(slots=True)
@@ -144,6 +145,37 @@ class Suite:
 
     def __len__(self) -> int:
         return len(self.items)
+
+
+def standing_verdicts(verdicts: Iterable[Verdict],
+                     key: Callable[[str], str] | None = None) -> dict[str, str]:
+    """The verdict in force on each decided output (keys stripped of white space).
+
+    Several annotators may decide the same output; their decisions are never merged
+    silently. Per output, each annotator's latest verdict counts (an annotator may change
+    their mind); if those agree, that is the verdict, otherwise the output is in
+    `DISAGREEMENT` (evaluated as a warning) until someone records a verdict that
+    ``settles`` it, after which only that verdict and later ones count.
+
+    Args:
+        verdicts: Verdicts in the order they were recorded.
+        key: What identifies an output (default: the output stripped of white space; with
+            a normalisation, the normalised output).
+
+    Returns:
+        Output (its key) → ``pass``, ``fail`` or `DISAGREEMENT`.
+    """
+    by_output: dict[str, dict[str | None, str]] = {}
+    for verdict in verdicts:
+        output = key(verdict.output) if key is not None else verdict.output.strip()
+        if verdict.settles:
+            by_output[output] = {}
+        by_output.setdefault(output, {})[verdict.annotator] = verdict.verdict
+    standing: dict[str, str] = {}
+    for output, latest in by_output.items():
+        values = set(latest.values())
+        standing[output] = values.pop() if len(values) == 1 else DISAGREEMENT
+    return standing
 
 
 #: A language pair: two ISO 639 codes (two or three letters) joined by a hyphen.

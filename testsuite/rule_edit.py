@@ -14,19 +14,86 @@ replaces the file atomically, so a concurrent editor or a kill never leaves half
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal
 
 from .errors import Problem, TestsuiteError
 from .files import lock, read_text, write_text
 from .matching import regex_error
-from .model import Suite
-from .verdicts import VERDICTS_FILE
+from .model import Rule, Suite
+from .verdicts.store import VERDICTS_FILE
 from .yamlio import parse_yaml, strip_lines
 
 RegexField = Literal["positive_regex", "negative_regex"]
 FIELDS: tuple[RegexField, ...] = ("positive_regex", "negative_regex")
+#: The fields of a rule a person judges by; a view of them is checked before an edit.
+VIEW_FIELDS = ("positive_regex", "negative_regex", "positive_tokens", "negative_tokens")
+
+
+@dataclass(frozen=True)
+class Edit:
+    """A rules file before and after one edit (what undoing it restores)."""
+
+    path: Path
+    before: str
+    after: str
+
+
+def undo_edit(edit: Edit) -> None:
+    """Put a rules file back as it was before `edit`, if nobody changed it since.
+
+    Raises:
+        TestsuiteError: if the file is no longer as the edit left it (nothing is written).
+    """
+    with lock(edit.path):
+        if _read(edit.path) != edit.after:
+            raise TestsuiteError(Problem("the rules file was changed since your edit (by "
+                                         "another edit or annotator); undo it by editing "
+                                         "the rule", file=str(edit.path)))
+        write_text(edit.path, edit.before)
+
+
+class StaleRule(TestsuiteError):
+    """The rule changed in its file since the editor's view of it was taken.
+
+    Attributes:
+        diff: One line per field that changed: ``field: 'seen' → 'now'``.
+    """
+
+    def __init__(self, problem: Problem, diff: list[str]) -> None:
+        super().__init__(problem)
+        self.diff = diff
+
+
+def with_regex(rule: Rule, field: RegexField, pattern: str) -> Rule:
+    """A copy of `rule` with `pattern` as its positive or negative regex."""
+    if field == "positive_regex":
+        return replace(rule, positive_regex=pattern)
+    return replace(rule, negative_regex=pattern)
+
+
+def view_of(rule: Rule | None) -> dict[str, object]:
+    """The judged fields of a rule as a view to check an edit against (see `set_regex`)."""
+    if rule is None:
+        return {"positive_regex": "", "negative_regex": "", "positive_tokens": [],
+                "negative_tokens": []}
+    return {"positive_regex": rule.positive_regex, "negative_regex": rule.negative_regex,
+            "positive_tokens": list(rule.positive_tokens),
+            "negative_tokens": list(rule.negative_tokens)}
+
+
+def _view_in(entry: Mapping[str, Any]) -> dict[str, object]:
+    def tokens(value: Any) -> list[str]:
+        if value is None:
+            return []
+        return [value] if isinstance(value, str) else [str(v) for v in value]
+
+    return {"positive_regex": str(entry.get("positive_regex") or ""),
+            "negative_regex": str(entry.get("negative_regex") or ""),
+            "positive_tokens": tokens(entry.get("positive_tokens")),
+            "negative_tokens": tokens(entry.get("negative_tokens"))}
 
 
 def quote(pattern: str) -> str:
@@ -35,7 +102,9 @@ def quote(pattern: str) -> str:
     return "'" + pattern.replace("'", "''") + "'"
 
 
-def set_regex(rule_file: Path, pair: str, item: str, field: RegexField, pattern: str) -> None:
+def set_regex(rule_file: Path, pair: str, item: str, field: RegexField, pattern: str, *,
+              expected: Mapping[str, object] | None = None,
+              examples: Mapping[str, Sequence[str]] | None = None) -> Edit:
     """Set (or, with an empty pattern, remove) one regex of one rule in a rules file.
 
     Only the value of `field` in the rule entry of `item` changes; comments, formatting
@@ -49,8 +118,16 @@ def set_regex(rule_file: Path, pair: str, item: str, field: RegexField, pattern:
         item: Item id.
         field: ``positive_regex`` or ``negative_regex``.
         pattern: The new pattern; empty removes the key.
+        expected: The rule as the editor saw it (`view_of`); checked under the lock, so that
+            an edit made on a stale view never overwrites someone else's newer one.
+        examples: Outputs to add to the rule's ``examples:`` (``pass`` and ``fail`` lists),
+            so that `testsuite lint` guards the new pattern; ones already there are skipped.
+
+    Returns:
+        The file before and after (for `undo_edit`).
 
     Raises:
+        StaleRule: if the rule in the file differs from `expected` (with the diff).
         TestsuiteError: if the file is ``verdicts.yaml``, the pattern does not compile or
             spans lines, the file has no block-style rule for the item, or the edited text
             would not read back as exactly the intended rule.
@@ -71,17 +148,41 @@ def set_regex(rule_file: Path, pair: str, item: str, field: RegexField, pattern:
                                      item=item))
     with lock(rule_file):
         text = _read(rule_file)
+        before = _parse(text, where)
+        entry = next((r for r in before.get("rules") or [] if isinstance(r, dict)
+                      and str(r.get("item")) == item), None)
+        if expected is not None and entry is not None:
+            now = _view_in(entry)
+            diff = [f"{key}: {expected.get(key)!r} → {now[key]!r}" for key in VIEW_FIELDS
+                    if now[key] != expected.get(key)]
+            if diff:
+                raise StaleRule(Problem(
+                    "the rule was changed in the file since you opened it (by another "
+                    "annotator?); nothing was written. Changed: " + "; ".join(diff),
+                    file=where, item=item), diff)
         edited = _edit(text, pair, item, field, pattern, where)
-        _check(text, edited, item, field, pattern, where)
+        added: dict[str, list[str]] = {}
+        if examples:
+            old = (entry or {}).get("examples") or {}
+            for kind in ("pass", "fail"):
+                have = set(old.get(kind) or []) if isinstance(old, dict) else set()
+                new = [e for e in dict.fromkeys(examples.get(kind, ())) if e not in have]
+                if new:
+                    added[kind] = new
+            if added:
+                edited = _add_examples(edited, pair, item, added, where)
+        _check(text, edited, item, field, pattern, where, added)
         write_text(rule_file, edited)  # keeps the author's permissions
+    return Edit(rule_file, text, edited)
 
 
 def set_item_regex(suite: Suite, pair: str, item_id: str, field: RegexField,
-                   pattern: str) -> Path:
+                   pattern: str, *, expected: Mapping[str, object] | None = None,
+                   examples: Mapping[str, Sequence[str]] | None = None) -> Edit:
     """Set one regex of an item's rule where the suite keeps it (see `set_regex`).
 
     Returns:
-        The rules file written.
+        The rules file before and after.
 
     Raises:
         TestsuiteError: for an unknown item, an item generated by a template (its rule is
@@ -99,9 +200,8 @@ def set_item_regex(suite: Suite, pair: str, item_id: str, field: RegexField,
         raise TestsuiteError(Problem(
             f"item {item_id} has no rule in a rules file; add one under rules/{pair}/ first",
             file=item.file, line=item.line, item=item_id))
-    path = Path(rule.file)
-    set_regex(path, pair, item_id, field, pattern)
-    return path
+    return set_regex(Path(rule.file), pair, item_id, field, pattern, expected=expected,
+                     examples=examples)
 
 
 def _read(path: Path) -> str:
@@ -208,11 +308,73 @@ def _remove(text: str, entry: _Entry, index: int, value_end: int) -> str:
     return text[:line_start] + (text[line_end + 1:] if line_end >= 0 else "")
 
 
+def _last_end(node: Any, text: str) -> int:
+    """Where the last scalar inside `node` ends (comments after it are not part of it)."""
+    import yaml
+
+    while isinstance(node, (yaml.MappingNode, yaml.SequenceNode)) and node.value:
+        last = node.value[-1]
+        node = last[1] if isinstance(node, yaml.MappingNode) else last
+    start, end = node.start_mark.index, node.end_mark.index
+    return start + len(text[start:end].rstrip())
+
+
+def _insert_after(text: str, position: int, lines: list[str]) -> str:
+    """Insert whole lines after the line holding `position`, with the file's line ends."""
+    line_end = text.find("\n", position)
+    newline = "\r\n" if line_end > 0 and text[line_end - 1] == "\r" else "\n"
+    block = "".join(line + newline for line in lines)
+    if line_end < 0:
+        return text + newline + block.removesuffix(newline)
+    return text[:line_end + 1] + block + text[line_end + 1:]
+
+
+def _add_examples(text: str, pair: str, item: str, added: Mapping[str, Sequence[str]],
+                  where: str) -> str:
+    """Append outputs to the entry's ``examples:`` lists, creating what is missing."""
+    import yaml
+
+    for kind, outputs in added.items():
+        entry = _find_entry(text, pair, item, where)
+        item_index = entry.find("item")
+        assert item_index is not None
+        indent = entry.pairs[item_index][0].start_mark.column
+        index = entry.find("examples")
+        if index is None:
+            lines = [" " * indent + "examples:", " " * (indent + 2) + f"{kind}:"]
+            lines += [" " * (indent + 4) + f"- {quote(o)}" for o in outputs]
+            text = _insert_after(text, _last_end(entry.node, text), lines)
+            continue
+        examples = entry.pairs[index][1]
+        if not isinstance(examples, yaml.MappingNode) or examples.flow_style:
+            raise TestsuiteError(Problem("the rule's examples are not a block mapping; add "
+                                         "them by hand", file=where, item=item,
+                                         line=examples.start_mark.line + 1))
+        found = _Entry(examples, list(examples.value)).find(kind)
+        if found is None:
+            key_column = (examples.value[0][0].start_mark.column if examples.value
+                          else indent + 2)
+            lines = [" " * key_column + f"{kind}:"]
+            lines += [" " * (key_column + 2) + f"- {quote(o)}" for o in outputs]
+            text = _insert_after(text, _last_end(examples, text), lines)
+            continue
+        listed = examples.value[found][1]
+        if not isinstance(listed, yaml.SequenceNode) or listed.flow_style or not listed.value:
+            raise TestsuiteError(Problem(f"the rule's examples {kind!r} are not a block list; "
+                                         "add them by hand", file=where, item=item,
+                                         line=listed.start_mark.line + 1))
+        dash = listed.start_mark.column
+        lines = [" " * dash + f"- {quote(o)}" for o in outputs]
+        text = _insert_after(text, _last_end(listed, text), lines)
+    return text
+
+
 def _check(old: str, new: str, item: str, field: RegexField, pattern: str,
-           where: str) -> None:
-    """The new text must read back as the old data with only `field` of `item` changed."""
+           where: str, added: Mapping[str, Sequence[str]] | None = None) -> None:
+    """The new text must read back as the old data with only `field` of `item` changed
+    (and the `added` examples appended)."""
     before, after = _parse(old, where), _parse(new, where)
-    expected = _with_field(before, item, field, pattern)
+    expected = _with_field(before, item, field, pattern, added or {})
     if after != expected:
         raise TestsuiteError(Problem(
             f"editing {field} of item {item} would not give the intended rule; nothing was "
@@ -228,7 +390,8 @@ def _parse(text: str, where: str) -> Any:
                                      f"changed: {exc}", file=where)) from None
 
 
-def _with_field(data: Any, item: str, field: RegexField, pattern: str) -> Any:
+def _with_field(data: Any, item: str, field: RegexField, pattern: str,
+                added: Mapping[str, Sequence[str]]) -> Any:
     rules = []
     for rule in data.get("rules") or []:
         if isinstance(rule, dict) and str(rule.get("item")) == item:
@@ -237,5 +400,10 @@ def _with_field(data: Any, item: str, field: RegexField, pattern: str) -> Any:
                 rule[field] = pattern
             else:
                 rule.pop(field, None)
+            if added:
+                examples = dict(rule.get("examples") or {})
+                for kind, outputs in added.items():
+                    examples[kind] = [*(examples.get(kind) or []), *outputs]
+                rule["examples"] = examples
         rules.append(rule)
     return {**data, "rules": rules}

@@ -11,6 +11,7 @@ status 1 — never a traceback.
 from . import suites  # noqa: F401, I001
 from . import evaluation  # noqa: F401
 from . import decisions  # noqa: F401
+from . import annotation  # noqa: F401
 from . import comparison  # noqa: F401
 from ._common import app
 

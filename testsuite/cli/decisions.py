@@ -1,4 +1,4 @@
-"""Commands for resolving warnings: pending, verdict, triage."""
+"""Commands for resolving warnings: pending, verdict, disagreements, settle, suggest, triage."""
 
 from __future__ import annotations
 
@@ -9,15 +9,13 @@ import typer
 
 from ._common import (
     CategoryOption,
-    EncodingOption,
-    IdsOption,
-    OutputsArgument,
     PairOption,
     PhenomenonOption,
     SourceOption,
     SuiteOption,
     SystemOption,
     _console,
+    _escape,
     _evaluate,
     _only_pair,
     _suite,
@@ -43,12 +41,16 @@ def pending(
     """List the warnings still to decide, one JSON object per distinct output."""
     import json
 
-    from ..triage import pending_warnings
+    from ..rule_edit import view_of
+    from ..verdicts.queue import pending_warnings
 
     loaded, evaluation = _evaluate(inputs, True)
     for entry in pending_warnings(evaluation, loaded, categories=category, phenomena=phenomenon,
                                   systems=system, order=order):
-        typer.echo(json.dumps(entry.as_dict(), ensure_ascii=False))
+        rule = loaded.rules.get((entry.pair, entry.item))
+        line = {**entry.as_dict(), "rule": view_of(rule),
+                "rule_file": rule.file if rule else None}
+        typer.echo(json.dumps(line, ensure_ascii=False))
 
 
 @app.command(rich_help_panel="Resolve warnings")
@@ -62,67 +64,191 @@ def verdict(
         help="Decide on this system's output instead (needs --from).", show_default=False)
     ] = None,
     from_: Annotated[list[Path] | None, typer.Option(
-        "--from", help="System outputs to take --system's output from (as for evaluate).",
-        show_default=False)] = None,
+        "--from", help="System outputs (as for evaluate): --system's output is taken from "
+        "them, an --output no system produced is refused, and the outcomes the verdict "
+        "changes are counted.", show_default=False)] = None,
     pair: PairOption = None,
     source: SourceOption = None,
     suite: SuiteOption = None,
     annotator: Annotated[str | None, typer.Option(
         help="Who decides (default: your login name).", show_default=False)] = None,
     note: Annotated[str | None, typer.Option(help="A comment.", show_default=False)] = None,
+    force: Annotated[bool, typer.Option(
+        help="Override a rule's pass or fail; accept an output no system produced.")] = False,
+    settle: Annotated[bool, typer.Option(
+        help="Settle a disagreement: verdicts recorded before on the output no longer count."
+    )] = False,
+    disagree: Annotated[bool, typer.Option(
+        help="Record a verdict that contradicts another annotator's, as a disagreement.")
+    ] = False,
 ) -> None:
     """Record a verdict on one exact output of one item (kept in rules/…/verdicts.yaml)."""
     from ..errors import TestsuiteError
     from ..model import pair_code
-    from ..triage import decide
+    from ..verdicts.conflicts import check_verdict
+    from ..verdicts.queue import verdicts_path
+    from ..verdicts.store import record_many
 
     if (output is None) == (system is None):
         raise TestsuiteError("give either --output TEXT or --system NAME with --from PATH")
     loaded = _suite(suite)
     chosen = pair_code(pair) if pair else _only_pair(loaded.pairs)
-    if system is not None:
+    systems = None
+    if from_:
         from ..inputs import load_outputs
 
-        if not from_:
-            raise TestsuiteError("--system needs --from: where that system's outputs are")
         systems, _ = load_outputs(loaded, from_, pair=chosen, source=source)
+    if system is not None:
+        if systems is None:
+            raise TestsuiteError("--system needs --from: where that system's outputs are")
         match = [s for s in systems if s.system.casefold() == system.casefold()]
         if not match:
-            raise TestsuiteError(f"no system {system!r} in {', '.join(map(str, from_))} "
+            raise TestsuiteError(f"no system {system!r} in {', '.join(map(str, from_ or []))} "
                                  f"(found: {', '.join(s.system for s in systems)})")
         if item not in match[0].outputs:
             raise TestsuiteError(f"{match[0].system} has no output for item {item!r}")
         output = match[0].outputs[item]
     assert output is not None
-    path, stored = decide(loaded, chosen, item, output, decision, annotator=annotator,
-                          note=note)
-    _console().print(f"recorded {stored.verdict} for {chosen} item {item} on "
-                     f"{stored.output!r} in {path}")
+    impact = check_verdict(loaded, chosen, item, output, decision, annotator=annotator,
+                           note=note, systems=systems, force=force, settle=settle,
+                           disagree=disagree)
+    path = verdicts_path(loaded, chosen, item)
+    record_many(path, chosen, [(item, impact.verdict)])
+    stored = impact.verdict
+    console = _console()
+    console.print(f"recorded {stored.verdict} for {chosen} item {_escape(item)} on "
+                  f"{_escape(repr(stored.output))} in {_escape(str(path))}")
+    console.print(_escape(impact.summary()))
+    if impact.contradicts and not settle:
+        console.print("annotators now disagree on this output: it is a warning until "
+                      "settled (testsuite disagreements, testsuite settle)")
+
 
 @app.command(rich_help_panel="Resolve warnings")
 @friendly
-def triage(
-    outputs: OutputsArgument,
+def disagreements(
     pair: PairOption = None,
-    source: SourceOption = None,
-    ids: IdsOption = None,
     suite: SuiteOption = None,
+) -> None:
+    """List outputs on which annotators' verdicts contradict each other (one JSON per line)."""
+    import json
+
+    from ..model import pair_code
+    from ..verdicts.conflicts import disagreements as find
+
+    loaded = _suite(suite)
+    found = find(loaded, pair_code(pair) if pair else None)
+    for d in found:
+        typer.echo(json.dumps({"pair": d.pair, "item": d.item, "output": d.output,
+                               "verdicts": [{"annotator": v.annotator, "verdict": v.verdict,
+                                             "time": v.time, "note": v.note}
+                                            for v in d.verdicts],
+                               "file": str(d.file) if d.file else None},
+                              ensure_ascii=False))
+    _console(stderr=True).print(f"{len(found)} disagreement{'s' if len(found) != 1 else ''}")
+
+
+@app.command(rich_help_panel="Resolve warnings")
+@friendly
+def settle(
+    item: Annotated[str, typer.Argument(help="Item id.")],
+    decision: Annotated[str, typer.Argument(metavar="VERDICT", help="pass or fail.")],
+    output: Annotated[str, typer.Option(help="The exact output in disagreement.")],
+    pair: PairOption = None,
+    suite: SuiteOption = None,
+    annotator: Annotated[str | None, typer.Option(
+        help="Who settles (default: your login name).", show_default=False)] = None,
+    note: Annotated[str | None, typer.Option(help="Why.", show_default=False)] = None,
+) -> None:
+    """Settle a disagreement: record the verdict that counts from now on."""
+    from ..errors import TestsuiteError
+    from ..model import DISAGREEMENT, pair_code
+    from ..verdicts.queue import decide
+
+    loaded = _suite(suite)
+    chosen = pair_code(pair) if pair else _only_pair(loaded.pairs)
+    rule = loaded.rules.get((chosen, item))
+    if rule is None or rule.verdict_for(output) != DISAGREEMENT:
+        raise TestsuiteError(f"no disagreement on that output of {chosen} item {item!r} "
+                             "(testsuite disagreements lists them)")
+    path, stored = decide(loaded, chosen, item, output, decision, annotator=annotator,
+                          note=note, settles=True)
+    _console().print(f"settled {_escape(item)} as {stored.verdict} in {_escape(str(path))}")
+
+
+@app.command(rich_help_panel="Resolve warnings")
+@friendly
+@with_inputs
+def suggest(
+    inputs: InputSpec,
+    item: Annotated[list[str] | None, typer.Option(
+        help="Only this item (repeatable).", show_default=False)] = None,
+    accept: Annotated[bool, typer.Option(
+        help="Write the best suggestion of each item into its rules file, with the decided "
+        "outputs as examples.")] = False,
+) -> None:
+    """Rule suggestions learned from the verdicts, one JSON object per item."""
+    import json
+
+    from ..rule_edit import set_item_regex, view_of
+    from ..verdicts.queue import evaluation_rows
+    from ..verdicts.suggest import suggest as learn
+
+    loaded, evaluation = _evaluate(inputs, True)
+    wanted = set(item or ())
+    by_item: dict[tuple[str, str], dict[str, list[str]]] = {}
+    for row_pair, row_item, row_system, row_output, _, _ in evaluation_rows(evaluation):
+        if row_output.strip() and (not wanted or row_item in wanted):
+            by_item.setdefault((row_pair, row_item), {}).setdefault(
+                row_output.strip(), []).append(row_system)
+    accepted = 0
+    for key, outputs_of in by_item.items():
+        rule = loaded.rules.get(key)
+        if rule is None or not rule.verdicts:
+            continue
+        found = learn(key[0], key[1], rule, outputs_of)
+        if not found:
+            continue
+        best = found[0]
+        examples = {"pass": list(best.examples_pass), "fail": list(best.examples_fail)}
+        line: dict[str, object] = {
+            "pair": key[0], "item": key[1], "field": best.field, "learned": best.learned,
+            "pattern": best.pattern, "examples": examples,
+            "decides": [{"output": d.output, "systems": list(d.systems),
+                         "outcome": d.outcome} for d in best.decides]}
+        if accept and rule.file:
+            learned_on = best.pattern[:-len(best.learned) - 1] \
+                if best.pattern != best.learned else ""
+            from ..rule_edit import with_regex
+
+            set_item_regex(loaded, key[0], key[1], best.field, best.pattern,
+                           expected=view_of(with_regex(rule, best.field, learned_on)),
+                           examples=examples)
+            line["accepted"] = True
+            accepted += 1
+        typer.echo(json.dumps(line, ensure_ascii=False))
+    if accept:
+        _console(stderr=True).print(f"{accepted} suggestions written into the rules files")
+
+
+@app.command(rich_help_panel="Resolve warnings")
+@friendly
+@with_inputs
+def triage(
+    inputs: InputSpec,
     annotator: Annotated[str | None, typer.Option(
         help="Who decides (default: your login name).", show_default=False)] = None,
     category: CategoryOption = None,
     phenomenon: PhenomenonOption = None,
     system: SystemOption = None,
     order: Annotated[str, typer.Option(help="impact (default) or suite.")] = "impact",
-    encoding: EncodingOption = "utf-8",
 ) -> None:
     """Resolve warnings in a full-screen terminal UI; every decision is saved at once."""
-    from ..bundled import bundled_suite_paths
     from ..tui import TriageOptions, run_triage
     from ..verdicts import default_annotator
 
     options = TriageOptions(
-        suite_paths=list(suite or bundled_suite_paths()), outputs=list(outputs), pair=pair,
-        source=source, ids=ids, encoding=encoding, annotator=annotator or default_annotator(),
+        inputs=inputs, annotator=annotator or default_annotator(),
         categories=tuple(category or ()), phenomena=tuple(phenomenon or ()),
         systems=tuple(system or ()), order=order)
     decided = run_triage(options)

@@ -8,7 +8,10 @@ are imported when triage starts.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..inputs import InputSpec
 
 __all__ = ["TriageOptions", "run_triage"]
 
@@ -18,12 +21,7 @@ class TriageOptions:
     """What to triage and how; the same inputs as `testsuite evaluate`.
 
     Attributes:
-        suite_paths: Suite and rules files or folders.
-        outputs: System output files or folders.
-        pair: Language pair, if not implied by the outputs.
-        source: WMT source file the hypotheses translate.
-        ids: Item ids of aligned text files.
-        encoding: Encoding of the output files.
+        inputs: The outputs, suite, pair, normalisation … (the one input specification).
         annotator: Name stored with each decision.
         categories: Only items of these categories (empty: all).
         phenomena: Only items of these phenomena (empty: all).
@@ -31,12 +29,7 @@ class TriageOptions:
         order: ``impact`` (decisions that let items into the scores first) or ``suite``.
     """
 
-    suite_paths: list[Path]
-    outputs: list[Path]
-    pair: str | None
-    source: Path | None
-    ids: Path | None
-    encoding: str
+    inputs: InputSpec
     annotator: str
     categories: tuple[str, ...]
     phenomena: tuple[str, ...]
@@ -47,7 +40,9 @@ class TriageOptions:
 def run_triage(options: TriageOptions) -> int:
     """Load the suite and outputs, run the triage app until the annotator quits.
 
-    Problems with the inputs are raised (as `TestsuiteError`) before the screen opens.
+    The app opens at once with a loading indicator while the suite and outputs are read
+    and judged (a few seconds on a full WMT campaign). A problem with the inputs closes it
+    and is raised (as `TestsuiteError`).
 
     Returns:
         The number of decisions saved in this session (undone ones not counted).
@@ -55,6 +50,8 @@ def run_triage(options: TriageOptions) -> int:
     from .app import TriageApp
     from .session import TriageSession
 
-    session = TriageSession.load(options)
-    TriageApp(session).run()
-    return session.saved
+    app = TriageApp(loader=lambda say: TriageSession.load(options, say))
+    app.run()
+    if app.error is not None:
+        raise app.error
+    return app.session.saved if app.session is not None else 0

@@ -1,34 +1,60 @@
 """The triage app: one pending warning at a time, decided with a key.
 
-Layout (see ``triage.tcss``): the entry (item, category, phenomenon, source, highlighted
-output, the systems that produced it, a waiting note), then the item's rule beside the
-progress, then every system's output of the item with its outcome. The app draws a
-`TriageSession` and maps keys to its methods; every pass or fail is on disk (locked,
-atomic) before the next entry is drawn, so quitting, Ctrl-C or a kill loses nothing saved.
+Layout (see ``triage.tcss``): the entry (item, what to judge, source, highlighted output,
+the systems that produced it, the note, why the rule missed), then the item's rule with the
+suggestion learned from its verdicts, then every system's output of the item with its
+outcome, then the progress. `tab` chooses the panel that ↑/↓/PgUp/PgDn scroll, so every
+panel can be read on an 80×24 terminal; ←/→ always move in the queue.
+
+The app draws a `TriageSession` and maps keys to its methods; every pass or fail is on
+disk (locked, atomic) before the next entry is drawn. Every second it takes in what other
+sessions wrote (`TriageSession.sync`). Data (outputs, names, patterns) is always drawn as
+`rich.text.Text`, never as markup.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from rich.text import Text
+from textual import events, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.screen import ModalScreen
+from textual.widgets import DataTable, Footer, Header, LoadingIndicator, Static
 
 from ..errors import TestsuiteError
 from ..rule_edit import RegexField
 from .filters import Filters
-from .render import OUTCOME_STYLES, heading, highlight, labelled, progress_text, rule_text
-from .session import TriageSession
+from .render import (
+    OUTCOME_STYLES,
+    heading,
+    highlight,
+    labelled,
+    progress_text,
+    rule_text,
+    suggestion_text,
+    why_text,
+)
+from .session import BatchDone, Decision, RuleEdit, TriageSession
+
+#: Panels that `tab` cycles through (the one ↑/↓ scroll).
+PANELS = ("systems", "entry", "rule-box")
 
 
 class TriageApp(App[int]):
     """Decide pending warnings one distinct output at a time.
 
     Args:
-        session: The loaded session (queue, decisions, rule edits).
+        session: The loaded session, or None to load it with `loader` behind a loading
+            indicator.
+        loader: Loads the session (called in a thread, told what it is doing).
+        follow: Take in what other sessions write, every second.
 
-    The return value (`App.return_value`) is the number of decisions saved.
+    The return value (`App.return_value`) is the number of decisions saved. A problem
+    while loading ends the app; it is kept in `error`.
     """
 
     TITLE = "testsuite triage"
@@ -37,55 +63,134 @@ class TriageApp(App[int]):
     BINDINGS = [
         Binding("p", "decide('pass')", "pass"),
         Binding("f", "decide('fail')", "fail"),
-        Binding("s", "skip", "skip"),
         Binding("u", "undo", "undo"),
-        Binding("n", "note", "note"),
-        Binding("right,j", "next", "next"),
-        Binding("left,k", "previous", "prev"),
-        Binding("e", "edit('positive_regex')", "+regex"),
-        Binding("E", "edit('negative_regex')", "−regex"),
-        Binding("slash", "filter", "filter"),
         Binding("q", "quit_triage", "quit"),
+        Binding("s", "skip", "skip"),
+        Binding("n", "note", "note"),
+        Binding("a", "accept", "accept"),
+        Binding("b", "batch", "batch"),
+        Binding("g", "jump", "go to"),
+        Binding("right,j", "next", "next", show=False),
+        Binding("left,k", "previous", "prev", show=False),
+        Binding("e", "edit('positive_regex')", "+regex", show=False),
+        Binding("E", "edit('negative_regex')", "−regex", show=False),
+        Binding("slash", "filter", "filter", show=False),
+        # Priority: the screen's own tab moves the focus, and no panel takes the focus here.
+        Binding("tab", "panel", "panel", show=False, priority=True),
+        Binding("up", "scroll(-1)", show=False),
+        Binding("down", "scroll(1)", show=False),
+        Binding("pageup", "scroll(-10)", show=False),
+        Binding("pagedown", "scroll(10)", show=False),
         Binding("ctrl+c", "quit_triage", "quit", show=False, priority=True),
     ]
 
-    def __init__(self, session: TriageSession) -> None:
+    def __init__(self, session: TriageSession | None = None,
+                 loader: Callable[[Callable[[str], None]], TriageSession] | None = None,
+                 follow: bool = True) -> None:
         super().__init__()
-        self.session = session
-        self.sub_title = f"annotator: {session.annotator}"
+        self.session: TriageSession | None = session
+        self.follow = follow  # look at the folder every second (tests call watch_files)
+        self.loader = loader
+        self.error: TestsuiteError | None = None
+        self.panel = PANELS[0]
 
     def compose(self) -> ComposeResult:
         yield Header()
-        with Vertical(id="entry"):
-            yield Static(id="heading")
-            yield Static(id="source")
-            yield Static(id="output")
-            yield Static(id="shared")
-        rule_box = VerticalScroll(Static(id="rule"), id="rule-box")
-        rule_box.can_focus = False  # arrow keys navigate the queue, not the panel
-        yield rule_box
-        table: DataTable[Text | str] = DataTable(id="systems", cursor_type="none",
-                                                 zebra_stripes=True)
-        table.can_focus = False
-        yield table
-        yield Static(id="progress")
+        with Vertical(id="loading-box"):
+            yield LoadingIndicator(id="loading")
+            yield Static(Text("loading …"), id="loading-text")
+        with Vertical(id="main"):
+            yield VerticalScroll(Static(id="heading"), Static(id="judge"), Static(id="source"),
+                                 Static(id="output"), Static(id="shared"), Static(id="why"),
+                                 id="entry")
+            yield VerticalScroll(Static(id="rule"), Static(id="suggestion"), id="rule-box")
+            table: DataTable[Text] = DataTable(id="systems", cursor_type="none",
+                                               zebra_stripes=True)
+            yield table
+            yield Static(id="progress")
         yield Footer()
 
     def on_mount(self) -> None:
-        """Title the panels and draw the first entry."""
+        """Title the panels; load the session if needed, else draw the first entry."""
+        for name in PANELS:
+            widget = self.query_one(f"#{name}")
+            widget.can_focus = False  # ←/→ move in the queue; `tab` picks what ↑/↓ scroll
+        self.query_one("#entry").border_title = "to judge"
         self.query_one("#rule-box").border_title = "rule"
-        self.query_one("#systems", DataTable).border_title = "all systems on this item"
+        self.query_one("#systems").border_title = "all systems on this item"
+        self.mark_panel()
+        if self.session is None:
+            self.query_one("#main").display = False
+            self.load()
+        else:
+            self.started()
+
+    @work(thread=True, exclusive=True)
+    def load(self) -> None:
+        """Load the session in a thread while the loading indicator turns."""
+        assert self.loader is not None
+
+        def say(what: str) -> None:
+            self.call_from_thread(self.query_one("#loading-text", Static).update,
+                                  Text(f"loading: {what} …"))
+
+        try:
+            session = self.loader(say)
+        except TestsuiteError as exc:
+            self.error = exc
+            self.call_from_thread(self.exit, 0)
+            return
+        self.call_from_thread(self.loaded, session)
+
+    def loaded(self, session: TriageSession) -> None:
+        """Show the session once it is loaded."""
+        self.session = session
+        self.started()
+
+    def started(self) -> None:
+        """Draw the first entry and start watching the suite folder."""
+        assert self.session is not None
+        self.query_one("#loading-box").display = False
+        self.query_one("#main").display = True
+        self.sub_title = f"annotator: {self.session.annotator}"
+        self.refresh_bindings()  # the footer now offers every key
         self.show()
+        if self.follow:
+            self.set_interval(1.0, self.watch_files)
 
     def on_resize(self) -> None:
         """Redraw: the output columns and the progress line follow the width."""
         self.show()
+
+    def watch_files(self) -> None:
+        """Take in what other sessions wrote; say where they are; redraw if anything moved."""
+        session = self.session
+        if session is None or not self._screen_stack or isinstance(self.screen, ModalScreen):
+            return  # not yet, quitting, or in a dialog (whose view must not move under it)
+        before = session.current
+        before_others = dict(session.others)
+        synced = session.sync()
+        session.announce()
+        session.look_around()
+        for problem in synced.problems:
+            self.notify(problem, severity="error", timeout=8, markup=False)
+        if synced.rules:
+            self.notify("rules changed on disk: " + ", ".join(synced.rules), timeout=5,
+                        markup=False)
+        if synced or session.others != before_others:
+            if before is not None and session.current is not None \
+                    and session.current.item != before.item:
+                self.notify(f"{before.item} was resolved elsewhere; moved on", timeout=5,
+                            markup=False)
+            self.show()
 
     # --- drawing ----------------------------------------------------------------------------
 
     def show(self) -> None:
         """Draw the current entry, its rule, the progress and the systems' outcomes."""
         session = self.session
+        if session is None:
+            return
         entry = session.current
         progress = session.progress()
         decided_here = sum(session.is_decided(e) for e in session.entries)
@@ -99,140 +204,304 @@ class TriageApp(App[int]):
             self.query_one("#heading", Static).update(Text(
                 "Nothing left to decide" + (f" with the filter {filters}" if filters else "")
                 + ".  / changes the filter, q quits.", style="bold green"))
-            for name in ("source", "output", "shared", "rule"):
+            for name in ("judge", "source", "output", "shared", "why", "rule", "suggestion"):
                 self.query_one(f"#{name}", Static).update("")
             return
         decision = session.decided.get((entry.pair, entry.item, entry.output))
         rule = session.rule_of(entry)
-        self.query_one("#heading", Static).update(
-            heading(entry, session.position, len(session.entries), decision))
-        self.query_one("#source", Static).update(labelled("source", entry.source))
+        item = session.suite.items[(entry.pair, entry.item)]
+        others = session.others.get((entry.pair, entry.item), [])
+        self.query_one("#heading", Static).update(heading(
+            entry, session.position, len(session.entries), decision, session.standing(entry),
+            others))
+        from ..verdicts.why import partial_matches, what_to_judge
+
+        self.query_one("#judge", Static).update(Text(what_to_judge(item), style="italic cyan"))
+        self.query_one("#source", Static).update(labelled("source", Text(entry.source)))
         self.query_one("#output", Static).update(
             labelled("output", highlight(entry.output, rule, session.cache)))
         shared = Text(", ".join(entry.systems))
         note = session.note(entry)
         if note:
-            shared.append(f"\nnote: {note}", style="italic")
+            shared.append("\nnote: ", style="italic")
+            shared.append(note, style="italic")
         self.query_one("#shared", Static).update(labelled("systems", shared, "bold dim"))
+        self.query_one("#why", Static).update(
+            why_text(partial_matches(rule, entry.output, session.why_cache)))
         self.query_one("#rule", Static).update(rule_text(rule, entry))
+        suggestions = session.suggestions(entry)
+        self.query_one("#suggestion", Static).update(
+            suggestion_text(suggestions[0] if suggestions else None,
+                            session.proposed_batch(entry)))
         # The systems that produced this output first: they are what is being decided.
         outcomes = sorted(session.outcomes(entry), key=lambda o: o.output.strip() != entry.output)
         widths = [max([6, *(len(o.system) for o in outcomes)]), 7,
                   max([6, *(len(o.reason) for o in outcomes)])]
         for name, width in zip(("system", "outcome", "reason"), widths, strict=True):
-            table.add_column(name, width=width)
+            table.add_column(Text(name), width=width)
         # The output column takes the rest of the width and wraps (border, scrollbar and
         # one cell of padding either side of each column are left out).
-        table.add_column("output", width=max(20, self.size.width - 4 - sum(widths) - 8))
+        table.add_column(Text("output"), width=max(20, self.size.width - 4 - sum(widths) - 8))
         for shown in outcomes:
             mine = shown.output.strip() == entry.output
             table.add_row(Text(shown.system, style="bold" if mine else ""),
                           Text(shown.outcome, style=OUTCOME_STYLES[shown.outcome]),
-                          shown.reason,
+                          Text(shown.reason),
                           Text(shown.output, style="bold" if mine else ""), height=None)
 
     def report(self, error: TestsuiteError) -> None:
         """Show a problem without leaving the app."""
-        self.notify(str(error), severity="error", timeout=8)
+        self.notify(str(error), severity="error", timeout=10, markup=False)
+
+    def mark_panel(self) -> None:
+        """Show which panel ↑/↓ scroll."""
+        for name in PANELS:
+            self.query_one(f"#{name}").set_class(name == self.panel, "scrolling")
 
     # --- actions ----------------------------------------------------------------------------
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """No action before the session is loaded (but quitting)."""
+        return self.session is not None or action == "quit_triage"
+
     def action_decide(self, verdict: str) -> None:
         """Record pass or fail on the entry (with its note) and go to the next open one."""
+        assert self.session is not None
         try:
             decision = self.session.decide(verdict)
         except TestsuiteError as exc:
             self.report(exc)
             return
         if decision is not None:
-            self.notify(f"{verdict} saved for {decision.entry.item} in {decision.path}",
-                        timeout=3)
+            what = "settled" if decision.verdict.settles else "saved"
+            self.notify(f"{verdict} {what} for {decision.entry.item} in {decision.path}",
+                        timeout=3, markup=False)
             if all(self.session.is_decided(e) for e in self.session.entries):
                 self.notify("Every entry of this queue is decided: q quits, / shows others.",
                             timeout=8)
+        self.session.announce()
         self.show()
 
     def action_skip(self) -> None:
         """Go to the next undecided entry without deciding this one."""
+        assert self.session is not None
         self.session.next_open()
         self.show()
 
     def action_next(self) -> None:
         """Go to the next entry."""
+        assert self.session is not None
         self.session.move(1)
         self.show()
 
     def action_previous(self) -> None:
         """Go to the previous entry."""
+        assert self.session is not None
         self.session.move(-1)
         self.show()
 
+    def action_panel(self) -> None:
+        """Choose the next panel for ↑/↓/PgUp/PgDn (in a dialog: nothing)."""
+        if isinstance(self.screen, ModalScreen):
+            return
+        self.panel = PANELS[(PANELS.index(self.panel) + 1) % len(PANELS)]
+        self.mark_panel()
+
+    def action_scroll(self, lines: int) -> None:
+        """Scroll the chosen panel."""
+        widget = self.query_one(f"#{self.panel}")
+        widget.scroll_relative(y=lines, animate=False)
+
     def action_undo(self) -> None:
-        """Take back the last decision (from the verdicts file) and return to its entry."""
+        """Take back this annotator's last action (decision, batch or rule edit)."""
+        assert self.session is not None
         try:
-            decision = self.session.undo()
+            action = self.session.undo()
         except TestsuiteError as exc:
             self.report(exc)
             return
-        if decision is None:
-            self.notify("nothing to undo", severity="warning", timeout=3)
-        else:
-            self.notify(f"undid {decision.verdict.verdict} on {decision.entry.item}", timeout=3)
+        if action is None:
+            self.notify("nothing of yours to undo", severity="warning", timeout=3)
+        elif isinstance(action, Decision):
+            self.notify(f"undid {action.verdict.verdict} on {action.entry.item}", timeout=3,
+                        markup=False)
+        elif isinstance(action, BatchDone):
+            self.notify(f"undid the batch: {len(action.recorded)} verdicts taken back",
+                        timeout=4, markup=False)
+        elif isinstance(action, RuleEdit):
+            self.notify(f"undid the edit of {action.field} of {action.item}: back to "
+                        f"{action.old or '(none)'!r}", timeout=6, markup=False)
         self.show()
 
+    def prompt(self, screen: ModalScreen[Any], done: Callable[[Any], None]) -> None:
+        """Open a dialog (keys typed before it is ready still reach it, see `on_event`);
+        keys typed after the enter that closed it are replayed once it is gone."""
+        from .screens import TypeAhead
+
+        def closed(result: Any) -> None:
+            done(result)
+            leftover = screen.leftover if isinstance(screen, TypeAhead) else []
+            if leftover:
+                self.call_after_refresh(self.replay, list(leftover))
+
+        self.push_screen(screen, closed)
+
+    def replay(self, keys: list[str]) -> None:
+        """Post keys again, in order, as if typed now."""
+        for key in keys:
+            if key == "\n":
+                self.post_message(events.Key("enter", None))
+            else:
+                self.post_message(events.Key(key, key))
+
+    async def on_event(self, event: events.Event) -> None:
+        """Keep the keys typed while a dialog is being opened, for its input.
+
+        Keys typed right after the one that opens a dialog were already on their way to
+        the main screen; they come back here (forwarded, unhandled) once the dialog is the
+        active screen, before its input is ready.
+        """
+        from .screens import TypeAhead
+
+        screen = self.screen if self._screen_stack else None
+        if isinstance(event, events.Key) and isinstance(screen, TypeAhead) and (
+                event.key == "enter" or event.character is not None and event.is_printable):
+            character = "\n" if event.key == "enter" else str(event.character)
+            if screen.submitted:  # typed after the enter that closes the dialog
+                screen.leftover.append(character)
+                return
+            if not screen.ready:
+                screen.pending.append(character)
+                return
+            if event.is_forwarded:
+                # A text key the dialog's input did not take bubbled up: it was typed before
+                # the dialog opened and went to the screen below. It belongs to the dialog.
+                screen.type_key(character)
+                return
+        await super().on_event(event)
+
     def action_note(self) -> None:
-        """Ask for a note to store with the next pass or fail of this entry."""
+        """Ask for a note; it is saved as soon as it is entered."""
         from .screens import PromptScreen
 
+        assert self.session is not None
         entry = self.session.current
         if entry is None:
             return
+        session = self.session
 
-        def done(text: str | None) -> None:
-            if text is not None:
-                self.session.set_note(text)
+        def done(text: object) -> None:
+            if isinstance(text, str):
+                try:
+                    where = session.set_note(text)
+                except TestsuiteError as exc:
+                    self.report(exc)
+                    return
+                self.notify(f"note saved {where}", timeout=3, markup=False)
                 self.show()
 
-        self.push_screen(PromptScreen(
-            f"Note on this output of {entry.item} (saved with its next pass or fail)",
-            self.session.note(entry), input_id="note-input"), done)
+        decided = session.is_decided(entry)
+        self.prompt(PromptScreen(
+            f"Note on this output of {entry.item}"
+            + (" (added to your verdict)" if decided else " (saved now, kept with its verdict)"),
+            session.note(entry), input_id="note-input"), done)
+
+    def action_jump(self) -> None:
+        """Go to an item id, or to the next entry whose output or source has a text."""
+        from .screens import PromptScreen
+
+        assert self.session is not None
+        session = self.session
+
+        def done(text: object) -> None:
+            if isinstance(text, str) and text.strip():
+                if session.jump(text):
+                    self.show()
+                else:
+                    self.notify(f"no entry in the queue for {text!r}", severity="warning",
+                                timeout=4, markup=False)
+
+        self.prompt(PromptScreen("Go to: an item id, or text in the output or source", "",
+                                 input_id="jump-input"), done)
 
     def action_filter(self) -> None:
         """Ask for a filter such as ``category=MWE system=Online-A``; empty clears it."""
         from .screens import PromptScreen
 
+        assert self.session is not None
+        session = self.session
+
         def check(text: str) -> str | None:
             try:
-                self.session.check_filters(Filters.parse(text))
+                session.check_filters(Filters.parse(text))
             except TestsuiteError as exc:
                 return str(exc)
             return None
 
-        def done(text: str | None) -> None:
-            if text is not None:
-                self.session.set_filters(Filters.parse(text))
+        def done(text: object) -> None:
+            if isinstance(text, str):
+                session.set_filters(Filters.parse(text))
                 self.show()
 
-        self.push_screen(PromptScreen(
+        self.prompt(PromptScreen(
             "Filter (category=… phenomenon=… system=…, commas for several; empty clears)",
-            str(self.session.filters), input_id="filter-input",
+            str(session.filters), input_id="filter-input",
             placeholder="category=MWE phenomenon=Idiom system=Online-A", validate=check), done)
 
     def action_edit(self, field: RegexField) -> None:
         """Edit the positive or negative regex of the item's rule, with a live preview."""
         from .screens import RegexScreen
 
+        assert self.session is not None
         entry = self.session.current
         if entry is None:
             return
 
-        def done(saved: bool | None) -> None:
+        def done(saved: object) -> None:
             if saved:
-                self.notify(f"{field} of {entry.item} saved; outcomes re-judged", timeout=4)
+                self.notify(f"{field} of {entry.item} saved; outcomes re-judged (u undoes)",
+                            timeout=4, markup=False)
             self.show()
 
-        self.push_screen(RegexScreen(self.session, entry, field), done)
+        self.prompt(RegexScreen(self.session, entry, field), done)
+
+    def action_accept(self) -> None:
+        """Accept the suggestion shown: its pattern and examples go into the rules file."""
+        assert self.session is not None
+        suggestions = self.session.suggestions()
+        if not suggestions:
+            self.notify("no suggestion for this item (decide a few of its outputs first)",
+                        severity="warning", timeout=4)
+            return
+        chosen = suggestions[0]
+        try:
+            self.session.accept(chosen)
+        except TestsuiteError as exc:
+            self.report(exc)
+            return
+        self.notify(f"{chosen.field} of {chosen.item} is now {chosen.pattern!r}: "
+                    f"{len(chosen.decides)} outputs decided, examples added (u undoes)",
+                    timeout=6, markup=False)
+        self.show()
+
+    def action_batch(self) -> None:
+        """Decide many pending outputs of the item or phenomenon at once, with a preview."""
+        from .screens import BatchScreen
+
+        assert self.session is not None
+        if self.session.current is None:
+            return
+
+        def done(result: object) -> None:
+            if isinstance(result, BatchDone):
+                self.notify(f"{len(result.recorded)} outputs decided {result.batch.verdict} "
+                            "(u undoes the batch)", timeout=5, markup=False)
+            self.show()
+
+        self.prompt(BatchScreen(self.session), done)
 
     def action_quit_triage(self) -> None:
         """Leave; every decision is already saved."""
-        self.exit(self.session.saved)
+        if self.session is not None:
+            self.session.leave()
+        self.exit(self.session.saved if self.session is not None else 0)

@@ -9,8 +9,11 @@ from rich.table import Table
 from rich.text import Text
 
 from ..matching import DEFAULT_TIMEOUT, RegexCache
-from ..model import Rule
-from ..triage import Pending
+from ..model import DISAGREEMENT, Rule, Verdict
+from ..verdicts.batch import Batch
+from ..verdicts.queue import Pending
+from ..verdicts.suggest import Suggestion
+from ..verdicts.why import Partial
 from .session import Decision, Progress
 
 POSITIVE = "bold black on green3"
@@ -41,8 +44,10 @@ def highlight(output: str, rule: Rule | None, cache: RegexCache) -> Text:
     return text
 
 
-def heading(entry: Pending, position: int, count: int, decision: Decision | None) -> Text:
-    """Item id, category, phenomenon, why it is a warning, and its place in the queue."""
+def heading(entry: Pending, position: int, count: int, decision: Decision | None,
+            standing: list[Verdict] | None = None, others: list[str] | None = None) -> Text:
+    """Item id, category, phenomenon, why it is a warning, and its place in the queue;
+    a disagreement with who said what; other annotators on the same item now."""
     text = Text()
     text.append(f"{position + 1}/{count}  ", style="dim")
     text.append(entry.item, style="bold")
@@ -55,6 +60,61 @@ def heading(entry: Pending, position: int, count: int, decision: Decision | None
         verdict = decision.verdict
         text.append(f"  ✔ {verdict.verdict} by {verdict.annotator}",
                     style=f"bold {OUTCOME_STYLES[verdict.verdict]}")
+    if entry.reason == DISAGREEMENT and standing:
+        text.append("\n  disagreement: ", style="bold magenta")
+        text.append(", ".join(f"{v.annotator or 'unknown'} {v.verdict}" for v in standing))
+        text.append(" — p or f settles it", style="magenta")
+    if others:
+        text.append(f"\n  ● {', '.join(sorted(set(others)))} on this item now",
+                    style="bold yellow")
+    return text
+
+
+def why_text(partials: list[Partial]) -> Text:
+    """How far each regex and token got in the output (why the rule missed)."""
+    text = Text()
+    for partial in partials:
+        if text:
+            text.append("\n")
+        text.append(f"{partial.kind}: ", style="bold dim")
+        if not partial.matched:
+            text.append("nothing of ", style="dim")
+            text.append(partial.pattern)
+            text.append(" matches", style="dim")
+            continue
+        text.append(partial.matched, style="green")
+        text.append(" matched, ", style="dim")
+        text.append(partial.missing, style="red")
+        text.append(" did not: the output goes on with ", style="dim")
+        text.append(repr(partial.found))
+    return text
+
+
+def suggestion_text(suggestion: Suggestion | None, batch: Batch | None = None) -> Text:
+    """The best suggestion learned from the item's verdicts, with what it decides, and the
+    batch learned from its phenomenon."""
+    text = Text()
+    if batch is not None:
+        text.append("batch (b proposes it): ", style="bold magenta")
+        text.append(f"{batch.verdict} the {len(batch.decides)} pending output"
+                    f"{'s' if len(batch.decides) != 1 else ''} matching ")
+        text.append(batch.pattern, style="bold")
+        text.append(f" — {batch.learned}", style="dim")
+    if suggestion is None:
+        return text
+    if text:
+        text.append("\n")
+    kind = "positive" if suggestion.field == "positive_regex" else "negative"
+    text.append("suggestion (a accepts): ", style="bold magenta")
+    text.append(f"add to the {kind} regex ")
+    text.append(suggestion.learned, style=POSITIVE if kind == "positive" else NEGATIVE)
+    text.append(f" — decides {len(suggestion.decides)} pending output"
+                f"{'s' if len(suggestion.decides) != 1 else ''} ({suggestion.outcomes} "
+                "outcomes):")
+    for decided in suggestion.decides:
+        text.append("\n  ")
+        text.append(f"{decided.outcome:<4}", style=OUTCOME_STYLES[decided.outcome])
+        text.append(f" {decided.output}")
     return text
 
 

@@ -1,8 +1,14 @@
-"""Modal screens of the triage app: a one-line prompt (note, filter) and the regex editor."""
+"""Modal screens of the triage app: a one-line prompt, the regex editor, the batch dialog.
+
+Every dialog sends the keys typed before its input has focus into that input
+(`TypeAhead`), so that a quick ``n`` followed by a note loses nothing. Data is shown as
+`rich.text.Text`, never as markup.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import cast
 
 from rich.text import Text
 from textual import on
@@ -13,16 +19,83 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, Input, Label, Static
 
 from ..errors import TestsuiteError
-from ..rule_edit import RegexField
-from ..triage import Pending
-from .render import NEGATIVE, OUTCOME_STYLES, POSITIVE
-from .session import Change, TriageSession
+from ..rule_edit import RegexField, StaleRule
+from ..verdicts.batch import Batch
+from ..verdicts.queue import Pending
+from .render import NEGATIVE, OUTCOME_STYLES, POSITIVE, highlight, labelled
+from .session import CONFIRM_CHANGES, Change, TriageSession
 
 #: Checks a prompt's text; returns why it is not acceptable, or None.
 Validator = Callable[[str], str | None]
 
 
-class PromptScreen(ModalScreen[str | None]):
+class TypeAhead:
+    """Keys typed before the dialog is ready go into its input, in order.
+
+    Textual delivers keys typed right after the key that opened a dialog before the dialog's
+    input is mounted and focused, and the input drops them (or its initial value overwrites
+    them). The app keeps such keys in `pending` (see `TriageApp.on_event`) until the
+    dialog is ready; then they are typed into the input. Keys typed after an enter that
+    closes the dialog are `leftover`: the app replays them once the dialog is gone, so that
+    ``n``, a note, enter, ``p`` saves the note and then decides pass.
+    """
+
+    input_id = ""
+    ready = False
+    submitted = False
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.pending: list[str] = []
+        self.leftover: list[str] = []
+
+    def on_mount(self) -> None:
+        """Type the pending keys once the input is there."""
+        screen = cast("ModalScreen[object]", self)
+        screen.call_after_refresh(self._release)
+
+    def _release(self) -> None:
+        screen = cast("ModalScreen[object]", self)
+        screen.query_one(f"#{self.input_id}", Input).focus()
+        self.ready = True
+        pending, self.pending = self.pending, []
+        for character in pending:
+            self.type_key(character)
+
+    def type_key(self, character: str) -> None:
+        """Type one kept key into the input (a line break submits it)."""
+        if self.submitted:
+            self.leftover.append(character)
+            return
+        screen = cast("ModalScreen[object]", self)
+        field = screen.query_one(f"#{self.input_id}", Input)
+        if character == "\n":
+            self.submitted = True
+            field.post_message(Input.Submitted(field, field.value))
+        else:
+            field.insert_text_at_cursor(character)
+
+    def reopen(self) -> None:
+        """The submitted text was refused (the dialog stays): keys go to the input again,
+        those typed since the enter first."""
+        self.submitted = False
+        leftover, self.leftover = self.leftover, []
+        for character in leftover:
+            self.type_key(character)
+
+    def close(self, result: object) -> None:
+        """Dismiss the dialog; keys typed from now on are replayed on the screen below."""
+        self.submitted = True
+        cast("ModalScreen[object]", self).dismiss(result)
+
+
+def _table(table_id: str) -> DataTable[Text]:
+    table: DataTable[Text] = DataTable(id=table_id, cursor_type="none", zebra_stripes=True)
+    table.can_focus = False
+    return table
+
+
+class PromptScreen(TypeAhead, ModalScreen[str | None]):
     """Ask for one line of text; `enter` accepts it, `escape` cancels (returns None).
 
     Args:
@@ -48,33 +121,37 @@ class PromptScreen(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Label(self.title_text, classes="dialog-title")
+            yield Label(Text(self.title_text), classes="dialog-title")
             yield Input(self.value, placeholder=self.placeholder, id=self.input_id,
                         select_on_focus=False)
             yield Static("", id="prompt-error", classes="error")
-            yield Label("enter: save · escape: cancel", classes="dialog-help")
+            yield Label(Text("enter: save · escape: cancel"), classes="dialog-help")
 
     @on(Input.Submitted)
     def accept(self, event: Input.Submitted) -> None:
         """Close with the text, unless the validator refuses it."""
         self.error = self.validator(event.value) if self.validator else None
         if self.error:
-            self.query_one("#prompt-error", Static).update(self.error)
+            self.reopen()
+            self.query_one("#prompt-error", Static).update(Text(self.error))
             return
-        self.dismiss(event.value)
+        self.close(event.value)
 
     def action_cancel(self) -> None:
         """Close without a value."""
         self.dismiss(None)
 
 
-class RegexScreen(ModalScreen[bool]):
+class RegexScreen(TypeAhead, ModalScreen[bool]):
     """Edit the positive or negative regex of the entry's rule, with a live preview.
 
-    As the pattern is typed it is compiled (the error is shown if it does not compile) and
-    every system's output of the item is re-judged with it: the outputs whose outcome would
-    change are listed before anything is saved. `enter` writes the pattern into the rules
-    file (returns True); `escape` cancels (returns False).
+    The output being judged stays visible at the top. As the pattern is typed it is
+    compiled and every system's output of the item is re-judged with it: the outputs whose
+    outcome would change are listed before anything is saved. `enter` writes the pattern
+    into the rules file — after a second `enter` if it changes more than
+    `CONFIRM_CHANGES` outcomes or turns a pass into a fail or back — unless the rule changed
+    on disk since the editor opened (the change is shown, nothing is written); `escape`
+    cancels.
 
     Args:
         session: The triage session (judges and saves).
@@ -83,16 +160,18 @@ class RegexScreen(ModalScreen[bool]):
     """
 
     BINDINGS = [Binding("escape", "cancel", "cancel")]
+    input_id = "regex-input"
 
     def __init__(self, session: TriageSession, entry: Pending, field: RegexField) -> None:
         super().__init__()
         self.session = session
         self.entry = entry
         self.field = field
-        rule = session.rule_of(entry)
-        self.original = getattr(rule, field) if rule is not None else ""
+        self.seen = session.rule_of(entry)  # the view the edit is made on
+        self.original = getattr(self.seen, field) if self.seen is not None else ""
         self.changes: list[Change] = []
         self.error: str | None = None
+        self.confirming: str | None = None  # the pattern waiting for a second enter
 
     def compose(self) -> ComposeResult:
         kind = "positive" if self.field == "positive_regex" else "negative"
@@ -100,22 +179,24 @@ class RegexScreen(ModalScreen[bool]):
             yield Label(Text.assemble(f"Edit the {kind} regex of ", (self.entry.item, "bold"),
                                       style=POSITIVE if kind == "positive" else NEGATIVE),
                         classes="dialog-title")
+            yield Static(labelled("output", highlight(self.entry.output, self.seen,
+                                                      self.session.cache)), id="regex-output")
             yield Input(self.original, id="regex-input", select_on_focus=False)
             yield Static("", id="regex-error", classes="error")
             yield Static("", id="regex-summary")
-            table: DataTable[Text | str] = DataTable(id="regex-preview", cursor_type="none",
-                                                     zebra_stripes=True)
-            table.can_focus = False
-            yield table
-            yield Label("enter: save to the rules file · escape: cancel", classes="dialog-help")
+            yield _table("regex-preview")
+            yield Label(Text("enter: save to the rules file · escape: cancel"),
+                        classes="dialog-help")
 
     def on_mount(self) -> None:
         """Preview the pattern as it stands (it changes nothing)."""
+        super().on_mount()
         self.update_preview(self.original)
 
     @on(Input.Changed, "#regex-input")
     def changed(self, event: Input.Changed) -> None:
         """Validate and preview as the pattern is typed."""
+        self.confirming = None
         self.update_preview(event.value)
 
     def update_preview(self, pattern: str) -> None:
@@ -128,7 +209,7 @@ class RegexScreen(ModalScreen[bool]):
             self.changes = self.session.preview(self.entry, self.field, pattern)
         except TestsuiteError as exc:
             self.changes, self.error = [], str(exc)
-            error_widget.update(self.error)
+            error_widget.update(Text(self.error))
             summary.update("")
             return
         self.error = None
@@ -138,34 +219,167 @@ class RegexScreen(ModalScreen[bool]):
                             "would change outcome" + (":" if count else "")))
         table.display = bool(self.changes)
         system_width = max([6, *(len(c.system) for c in self.changes)])
-        table.add_column("system", width=system_width)
-        table.add_column("now", width=7)
-        table.add_column("would be", width=9)
+        table.add_column(Text("system"), width=system_width)
+        table.add_column(Text("now"), width=7)
+        table.add_column(Text("would be"), width=9)
         # The dialog is 95% wide; leave its border and padding, cell padding and a scrollbar.
         rest = int(self.app.size.width * 0.95) - 6 - system_width - 16 - 8 - 2
-        table.add_column("output", width=max(20, rest))
+        table.add_column(Text("output"), width=max(20, rest))
         for change in self.changes:
-            table.add_row(change.system, Text(change.old, style=OUTCOME_STYLES[change.old]),
+            table.add_row(Text(change.system), Text(change.old, style=OUTCOME_STYLES[change.old]),
                           Text(f"→ {change.new}", style=OUTCOME_STYLES[change.new]),
-                          change.output, height=None)
+                          Text(change.output), height=None)
+
+    def needs_confirmation(self) -> str | None:
+        """Why this save must be confirmed, or None."""
+        flips = [c for c in self.changes if {c.old, c.new} == {"pass", "fail"}]
+        if len(self.changes) > CONFIRM_CHANGES or flips:
+            return (f"This changes {len(self.changes)} outcomes ({len(flips)} between pass "
+                    "and fail). Press enter again to save, escape to cancel.")
+        return None
 
     @on(Input.Submitted, "#regex-input")
     def save(self, event: Input.Submitted) -> None:
         """Write the pattern into the rules file and close, unless it is refused."""
         if event.value == self.original:
-            self.dismiss(False)
+            self.close(False)
             return
         if self.error:
             self.app.bell()
+            self.reopen()
+            return
+        reason = self.needs_confirmation()
+        if reason and self.confirming != event.value:
+            self.confirming = event.value
+            self.query_one("#regex-error", Static).update(Text(reason))
+            self.reopen()
             return
         try:
-            self.session.save_regex(self.entry, self.field, event.value)
+            self.session.save_regex(self.entry, self.field, event.value, self.seen)
+        except StaleRule as exc:
+            self.error = str(exc)
+            self.query_one("#regex-error", Static).update(Text(
+                "Not saved: the rule changed on disk since you opened it:\n  "
+                + "\n  ".join(exc.diff) + "\nEscape, look at the rule again, and edit it anew."))
+            self.reopen()
+            return
         except TestsuiteError as exc:
             self.error = str(exc)
-            self.query_one("#regex-error", Static).update(self.error)
+            self.query_one("#regex-error", Static).update(Text(self.error))
+            self.reopen()
             return
-        self.dismiss(True)
+        self.close(True)
 
     def action_cancel(self) -> None:
         """Close without saving."""
         self.dismiss(False)
+
+
+class BatchScreen(TypeAhead, ModalScreen[object]):
+    """Decide every pending output of the item (or phenomenon) that matches a pattern.
+
+    Keys: type a regex (empty: every pending output); ``ctrl+p``/``ctrl+f`` choose pass or
+    fail; ``ctrl+s`` switches the scope between the item and its phenomenon; `enter`
+    records the batch (undone as one with ``u``); `escape` cancels.
+    """
+
+    BINDINGS = [Binding("escape", "cancel", "cancel"),
+                Binding("ctrl+p", "verdict('pass')", "pass"),
+                Binding("ctrl+f", "verdict('fail')", "fail"),
+                Binding("ctrl+s", "scope", "item/phenomenon")]
+    input_id = "batch-input"
+
+    def __init__(self, session: TriageSession) -> None:
+        super().__init__()
+        self.session = session
+        # Start from the batch learned on the phenomenon, if there is one.
+        self.proposed = session.proposed_batch()
+        self.verdict = self.proposed.verdict if self.proposed else "pass"
+        self.scope = "item"
+        self.chosen: Batch | None = None
+        self.error: str | None = None
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog wide"):
+            yield Label("", id="batch-title", classes="dialog-title")
+            yield Input(self.proposed.pattern if self.proposed else "", id="batch-input",
+                        placeholder="regex the outputs contain (empty: all pending outputs)",
+                        select_on_focus=False)
+            if self.proposed:
+                yield Label(Text(f"proposed: {self.proposed.learned}", style="italic"),
+                            classes="dialog-help")
+            yield Static("", id="batch-error", classes="error")
+            yield Static("", id="batch-summary")
+            yield _table("batch-preview")
+            yield Label(Text("enter: record · ctrl+p pass · ctrl+f fail · ctrl+s item or "
+                             "phenomenon · escape: cancel"), classes="dialog-help")
+
+    def on_mount(self) -> None:
+        """Preview every pending output of the item."""
+        super().on_mount()
+        self.update_preview()
+
+    @on(Input.Changed, "#batch-input")
+    def changed(self, event: Input.Changed) -> None:
+        """Preview as the pattern is typed."""
+        self.update_preview()
+
+    def action_verdict(self, verdict: str) -> None:
+        """Choose the verdict."""
+        self.verdict = verdict
+        self.update_preview()
+
+    def action_scope(self) -> None:
+        """Switch between the item and its phenomenon."""
+        self.scope = "phenomenon" if self.scope == "item" else "item"
+        self.update_preview()
+
+    def update_preview(self) -> None:
+        """List what the batch would decide."""
+        entry = self.session.current
+        assert entry is not None
+        where = f"item {entry.item}" if self.scope == "item" else \
+            f"phenomenon {entry.phenomenon}"
+        self.query_one("#batch-title", Label).update(Text.assemble(
+            "Batch: ", (self.verdict, f"bold {OUTCOME_STYLES[self.verdict]}"),
+            f" every pending output of {where} that matches"))
+        table = self.query_one("#batch-preview", DataTable)
+        table.clear(columns=True)
+        pattern = self.query_one("#batch-input", Input).value
+        try:
+            self.chosen = self.session.batch_preview(self.verdict, pattern, self.scope)
+        except TestsuiteError as exc:
+            self.chosen, self.error = None, str(exc)
+            self.query_one("#batch-error", Static).update(Text(self.error))
+            return
+        self.error = None
+        self.query_one("#batch-error", Static).update("")
+        count = len(self.chosen.decides)
+        self.query_one("#batch-summary", Static).update(Text(
+            f"{count} output{'s' if count != 1 else ''} ({self.chosen.outcomes} outcomes) "
+            f"would be {self.verdict}" + (":" if count else "")))
+        table.add_column(Text("item"), width=10)
+        table.add_column(Text("systems"), width=7)
+        table.add_column(Text("output"), width=max(20, int(self.app.size.width * 0.95) - 33))
+        for item, decided in self.chosen.decides:
+            table.add_row(Text(item), Text(str(len(decided.systems))), Text(decided.output),
+                          height=None)
+
+    @on(Input.Submitted, "#batch-input")
+    def record(self, event: Input.Submitted) -> None:
+        """Record the batch."""
+        if self.chosen is None or not self.chosen.decides:
+            self.app.bell()
+            self.reopen()
+            return
+        try:
+            done = self.session.apply_batch(self.chosen)
+        except TestsuiteError as exc:
+            self.query_one("#batch-error", Static).update(Text(str(exc)))
+            self.reopen()
+            return
+        self.close(done)
+
+    def action_cancel(self) -> None:
+        """Close without deciding."""
+        self.dismiss(None)

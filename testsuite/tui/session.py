@@ -1,38 +1,53 @@
 """The state of a triage session, without a screen: queue, decisions, undo, rule edits.
 
 The app (`testsuite.tui.app`) only draws this state and maps keys to its methods, so every
-behaviour here is testable without a terminal. Decisions are written at once through
-`testsuite.triage.decide` (locked, atomic) and mirrored in the in-memory suite, so that the
-outcomes shown, the regex preview and a refreshed queue all see them without reloading.
+behaviour here is testable without a terminal. Decisions are written at once (locked,
+atomic) and mirrored in the in-memory suite.
 
-The queue is the list of pending warnings computed when the session starts (and again after
-a rule edit or a filter change). A decided entry stays in its place, marked, so that the
-annotator can step back to it; it is gone from the next computed queue, as it is from the
-queue of the next session.
+**Shared state.** Several annotators may work on one suite folder at once. `sync` (called
+every second by the app) takes in what changed on disk — another session's decisions or
+rule edits — through `testsuite.tui.shared.SharedFolder`, re-judges the items concerned and
+updates the queue in place; presence files mark what the others are on. Contradicting
+verdicts are kept as a disagreement (`testsuite.model.standing_verdicts`), and a rule edit
+checks under the lock that the rule is still as the editor saw it
+(`testsuite.rule_edit.StaleRule`).
+
+**Undo** takes back this annotator's own last action only — a decision, a batch (as one) or
+a rule edit (only while the rules file is as the edit left it).
+
+**Notes** are saved when typed: on a decided output into its verdict, otherwise in the
+annotator's drafts file (`SharedFolder.save_drafts`) until the output is decided.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..errors import TestsuiteError
-from ..matching import CompiledRule, Judgement, RegexCache
-from ..model import Rule, Suite, Verdict
-from ..rule_edit import RegexField, set_item_regex
-from ..triage import Pending, decide, pending_warnings
-from ..verdicts import record, remove
+from ..matching import DEFAULT_TIMEOUT, CompiledRule, RegexCache
+from ..model import DISAGREEMENT, Rule, Suite, Verdict
+from ..rule_edit import Edit, RegexField, set_item_regex, undo_edit, view_of, with_regex
+from ..verdicts.batch import Batch, apply, phrase_batches, select, shared_phrases
+from ..verdicts.batch import undo as undo_batch
+from ..verdicts.queue import Pending, Row, pending_rows, verdicts_path
+from ..verdicts.store import record, remove, set_note
+from ..verdicts.suggest import Suggestion, suggest
 from .filters import Filters
+from .shared import SharedFolder, Synced
 
 if TYPE_CHECKING:
     from ..evaluate import Evaluation
-    from ..outputs.model import Located, SystemOutputs
+    from ..outputs.model import SystemOutputs
     from . import TriageOptions
 
 #: An output to decide: (pair, item id, stripped output).
 Key = tuple[str, str, str]
+#: A rule edit that changes more outcomes than this asks for confirmation.
+CONFIRM_CHANGES = 10
 
 
 @dataclass
@@ -50,6 +65,29 @@ class Decision:
     path: Path
     verdict: Verdict
     previous: Decision | None = None
+
+
+@dataclass
+class BatchDone:
+    """A batch recorded in this session: its verdicts are undone as one."""
+
+    batch: Batch
+    recorded: list[tuple[Path, str, Verdict]]
+
+
+@dataclass
+class RuleEdit:
+    """A rule edit saved in this session (undone by restoring the file)."""
+
+    pair: str
+    item: str
+    field: RegexField
+    old: str
+    new: str
+    edit: Edit
+
+
+Action = Decision | BatchDone | RuleEdit
 
 
 @dataclass(frozen=True)
@@ -81,13 +119,6 @@ class SystemOutcome:
     reason: str
 
 
-def with_regex(rule: Rule, field_name: RegexField, pattern: str) -> Rule:
-    """A copy of `rule` with `pattern` as its positive or negative regex."""
-    if field_name == "positive_regex":
-        return replace(rule, positive_regex=pattern)
-    return replace(rule, negative_regex=pattern)
-
-
 def key_of(entry: Pending) -> Key:
     """The identity of an entry: one distinct output of one item."""
     return (entry.pair, entry.item, entry.output)
@@ -98,56 +129,77 @@ class TriageSession:
 
     Args:
         suite: The suite, with the rules and verdicts as loaded; the session keeps it in
-            step with what it writes.
-        systems: Every system's outputs.
-        located: Where WMT inputs were located (passed on to `evaluate`).
+            step with what it and others write.
+        evaluation: The evaluation of the outputs with that suite (its systems' outputs,
+            outcomes and normalisation).
         annotator: Name stored with each decision.
         filters: Which entries the queue shows.
         order: ``impact`` or ``suite``.
         cache: Compiled regexes (default: the persistent cache, as `evaluate` uses).
+        timeout: Per-match regex time limit, as the evaluation used.
 
     Attributes:
         entries: The queue.
         position: Index of the entry on screen.
-        history: This session's decisions, oldest first (undo pops the last).
+        history: This annotator's actions in this session, oldest first (undo pops the last).
         decided: The decision standing on each output decided in this session.
-        notes: Notes waiting for the next decision of an output.
+        notes: Notes typed on outputs not decided yet (also kept in the drafts file).
     """
 
-    def __init__(self, suite: Suite, systems: list[SystemOutputs],
-                 located: dict[str, Located], annotator: str, filters: Filters | None = None,
-                 order: str = "impact", cache: RegexCache | None = None) -> None:
+    def __init__(self, suite: Suite, evaluation: Evaluation, annotator: str,
+                 filters: Filters | None = None, order: str = "impact",
+                 cache: RegexCache | None = None, timeout: float = DEFAULT_TIMEOUT) -> None:
+        from ..normalise import profile
+        from ..verdicts.queue import evaluation_rows, systems_per_pair
+
         self.suite = suite
-        self.systems = systems
-        self.located = located
+        self.systems: list[SystemOutputs] = evaluation.inputs
         self.annotator = annotator
         self.filters = filters or Filters()
         self.order = order
         self.cache = cache if cache is not None else RegexCache.persistent()
-        self.evaluation: Evaluation | None = None
+        # Outputs are matched as the evaluation matched them (its normalisation, if any),
+        # and shown raw.
+        self.normalise = profile(evaluation.normalise)
+        self.timeout = timeout
+        self.why_cache = RegexCache()  # prefixes of patterns: never saved to the cache file
         self.entries: list[Pending] = []
         self.position = 0
-        self.history: list[Decision] = []
+        self.history: list[Action] = []
         self.decided: dict[Key, Decision] = {}
         self.notes: dict[Key, str] = {}
+        self.others: dict[tuple[str, str], list[str]] = {}  # (pair, item) → annotators on it
         self._seen: dict[Key, str] = {}  # every output pending in this session → category
         self._open: set[Key] = set()  # outputs pending now, all filters off
+        self._learned: dict[tuple[str, str], dict[str, list[tuple[str, int]]]] = {}
+        self.kept = set(evaluation.systems)
+        self.n_systems = systems_per_pair(evaluation)
+        self.rows: dict[tuple[str, str], list[Row]] = {}
+        for row in evaluation_rows(evaluation):
+            self.rows.setdefault((row[0], row[1]), []).append(row)
+        self.shared = SharedFolder(suite, annotator)
+        self.notes.update(self.shared.load_drafts())
 
     @classmethod
-    def load(cls, options: TriageOptions) -> TriageSession:
-        """Load the suite and outputs as `testsuite evaluate` does, and compute the queue."""
-        from ..inputs import load_outputs
-        from ..loader import load_suite
+    def load(cls, options: TriageOptions,
+             progress: Callable[[str], None] | None = None) -> TriageSession:
+        """Load and judge what the options name (`testsuite.inputs.load_evaluation`, as
+        every evaluating command does), and compute the queue.
+
+        Args:
+            options: What to triage.
+            progress: Told what is being done (for the loading screen).
+        """
+        from ..inputs import load_evaluation
 
         if options.order not in ("impact", "suite"):
             raise TestsuiteError(f"order must be 'impact' or 'suite', not {options.order!r}")
-        suite = load_suite(options.suite_paths)
-        systems, located = load_outputs(suite, options.outputs, pair=options.pair,
-                                        source=options.source, ids=options.ids,
-                                        encoding=options.encoding)
-        session = cls(suite, systems, located, options.annotator,
+        if progress is not None:
+            progress("reading and judging the outputs")
+        suite, evaluation = load_evaluation(options.inputs)
+        session = cls(suite, evaluation, options.annotator,
                       Filters(options.categories, options.phenomena, options.systems),
-                      options.order)
+                      options.order, timeout=options.inputs.timeout)
         session.check_filters(session.filters)
         session.refresh()
         return session
@@ -155,7 +207,8 @@ class TriageSession:
     @property
     def saved(self) -> int:
         """Outputs that have a verdict from this session (undone ones not counted)."""
-        return len(self.decided)
+        return len(self.decided) + sum(len(a.recorded) for a in self.history
+                                       if isinstance(a, BatchDone))
 
     # --- the queue --------------------------------------------------------------------------
 
@@ -168,26 +221,45 @@ class TriageSession:
         """Whether `entry` has a verdict from this session."""
         return key_of(entry) in self.decided
 
+    def rejudge(self, keys: set[tuple[str, str]]) -> None:
+        """Judge every output of these items again with their current rules."""
+        by_key: dict[tuple[str, str], list[Row]] = {key: [] for key in keys}
+        compiled = {key: CompiledRule(self.suite.rules.get(key), self.cache, self.timeout,
+                                      normalise=self.normalise) for key in keys}
+        for system in self.systems:
+            if system.system not in self.kept:
+                continue
+            for key in keys:
+                if key[0] != system.pair or key[1] not in system.outputs:
+                    continue
+                output = system.outputs[key[1]]
+                judged = compiled[key].judge(output)
+                by_key[key].append((key[0], key[1], system.system, output,
+                                    judged.outcome.value, judged.reason))
+        self.rows.update(by_key)
+
+    def _pending(self) -> list[Pending]:
+        """The pending entries the filters select; counts every pending one for progress."""
+        rows = [row for rows in self.rows.values() for row in rows]
+        everything = pending_rows(rows, self.suite, self.n_systems, order=self.order)
+        self._open = {key_of(p) for p in everything}
+        for entry in everything:
+            self._seen.setdefault(key_of(entry), entry.category)
+        f = self.filters
+        if not (f.categories or f.phenomena or f.systems):
+            return everything
+        return pending_rows(rows, self.suite, self.n_systems, categories=f.categories,
+                            phenomena=f.phenomena, systems=f.systems, order=self.order)
+
     def refresh(self, keep: Key | None = None) -> None:
-        """Re-judge every output with the current rules and recompute the queue.
+        """Recompute the queue from the judged outputs.
 
         Args:
             keep: Stay on this entry if it is still pending; else go to another pending
                 output of its item (a rule edit resolved this one: the annotator is still
                 on that item); else stay at the same place in the queue.
         """
-        from ..evaluate import evaluate
-
-        self.evaluation = evaluate(self.suite, self.systems, located=self.located,
-                                   regex_cache=self.cache)
-        everything = pending_warnings(self.evaluation, self.suite, order=self.order)
-        self._open = {key_of(p) for p in everything}
-        for entry in everything:
-            self._seen.setdefault(key_of(entry), entry.category)
-        f = self.filters
-        self.entries = pending_warnings(self.evaluation, self.suite, categories=f.categories,
-                                        phenomena=f.phenomena, systems=f.systems,
-                                        order=self.order)
+        self.entries = self._pending()
         keys = [key_of(p) for p in self.entries]
         same_item = [i for i, k in enumerate(keys) if keep is not None and k[:2] == keep[:2]]
         if keep is not None and keep in keys:
@@ -196,6 +268,34 @@ class TriageSession:
             self.position = same_item[0]
         else:
             self.position = min(self.position, max(len(self.entries) - 1, 0))
+
+    def _update(self, keys: set[tuple[str, str]]) -> None:
+        """Re-judge these items and update the queue in place.
+
+        The queue keeps its order: entries still pending stay where they are (with their
+        reason and impact updated), entries decided in this session stay marked, entries
+        resolved elsewhere (another annotator, a rule edit) leave, and outputs that became
+        pending (a disagreement, a changed rule) are added at the end.
+        """
+        current = self.current
+        self.rejudge(keys)
+        self._learned.clear()  # outcomes changed: phrases are learned again when asked
+        fresh = {key_of(p): p for p in self._pending()}
+        entries = []
+        for entry in self.entries:
+            key = key_of(entry)
+            if key in fresh:
+                entries.append(fresh.pop(key))
+            elif key in self.decided:
+                entries.append(entry)
+        entries.extend(fresh.values())
+        old_position = self.position
+        self.entries = entries
+        keys_now = [key_of(e) for e in entries]
+        if current is not None and key_of(current) in keys_now:
+            self.position = keys_now.index(key_of(current))
+        else:
+            self.position = min(old_position, max(len(entries) - 1, 0))
 
     def move(self, step: int) -> None:
         """Go `step` entries forward (negative: back), staying within the queue."""
@@ -210,6 +310,30 @@ class TriageSession:
             if not self.is_decided(self.entries[index]):
                 self.position = index
                 return
+
+    def jump(self, text: str) -> bool:
+        """Go to the first entry of item `text`, else the first whose output or source
+        contains it (case-insensitive), searching from the next entry on.
+
+        Returns:
+            Whether one was found.
+        """
+        wanted = text.strip()
+        if not wanted or not self.entries:
+            return False
+        count = len(self.entries)
+        order = [(self.position + step) % count for step in range(1, count + 1)]
+        for index in order:
+            if self.entries[index].item == wanted:
+                self.position = index
+                return True
+        folded = wanted.casefold()
+        for index in order:
+            entry = self.entries[index]
+            if folded in entry.output.casefold() or folded in entry.source.casefold():
+                self.position = index
+                return True
+        return False
 
     def check_filters(self, filters: Filters) -> None:
         """Refuse filter values that name no category, phenomenon or system.
@@ -239,58 +363,108 @@ class TriageSession:
 
     # --- decisions --------------------------------------------------------------------------
 
-    def set_note(self, text: str) -> None:
-        """Attach a note to the current entry; it is stored with its next pass or fail."""
+    def note(self, entry: Pending) -> str:
+        """The note of `entry`: on this session's verdict, else the draft typed for it."""
+        decision = self.decided.get(key_of(entry))
+        if decision is not None:
+            return decision.verdict.note or ""
+        return self.notes.get(key_of(entry), "")
+
+    def set_note(self, text: str) -> str:
+        """Save a note on the current entry at once.
+
+        On an output decided in this session the note goes into that verdict in the
+        verdicts file; otherwise it is kept in the drafts file and stored with the output's
+        verdict when it is decided.
+
+        Returns:
+            Where it was saved, in words.
+        """
         entry = self.current
         if entry is None:
-            return
-        if text.strip():
-            self.notes[key_of(entry)] = text.strip()
+            return "nowhere (no entry)"
+        key = key_of(entry)
+        text = text.strip()
+        decision = self.decided.get(key)
+        if decision is not None:
+            changed = set_note(decision.path, entry.item, decision.verdict, text or None)
+            self._forget(entry, decision.verdict)
+            self._remember(entry, changed)
+            decision.verdict = changed
+            return f"with the {changed.verdict} in {decision.path}"
+        if text:
+            self.notes[key] = text
         else:
-            self.notes.pop(key_of(entry), None)
-
-    def note(self, entry: Pending) -> str:
-        """The note waiting for `entry`, if any."""
-        return self.notes.get(key_of(entry), "")
+            self.notes.pop(key, None)
+        self.shared.save_drafts(self.notes, entry.pair, entry.item)
+        return "as a draft, stored with the verdict"
 
     def decide(self, verdict: str) -> Decision | None:
         """Record `verdict` (pass or fail) on the current entry and go to the next open one.
 
-        Deciding an entry again replaces this session's earlier verdict on it.
+        Deciding an entry again replaces this session's earlier verdict on it; deciding an
+        entry in disagreement settles it (the verdict is marked ``settles``).
         """
         entry = self.current
         if entry is None:
             return None
         key = key_of(entry)
-        previous = self.decided.get(key)
+        settles = entry.reason == DISAGREEMENT
+        # Deciding again replaces one's own verdict; settling keeps every verdict given.
+        previous = None if settles else self.decided.get(key)
         if previous is not None:
             self._take_back(previous)
-        path, stored = decide(self.suite, entry.pair, entry.item, entry.output, verdict,
-                              annotator=self.annotator, note=self.notes.get(key))
+        path = verdicts_path(self.suite, entry.pair, entry.item)
+        stored = record(path, entry.pair, entry.item, entry.output, verdict, self.annotator,
+                        self.notes.get(key), settles=settles)
         decision = Decision(entry, path, stored, previous)
         self._remember(entry, stored)
         self.history.append(decision)
         self.decided[key] = decision
         self._open.discard(key)
+        if self.notes.pop(key, None) is not None:
+            self.shared.save_drafts(self.notes, entry.pair, entry.item)
+        self.rejudge({(entry.pair, entry.item)})
         self.next_open()
         return decision
 
-    def undo(self) -> Decision | None:
-        """Take back the last decision of this session and go back to its entry."""
+    def undo(self) -> Action | None:
+        """Take back this annotator's last action of the session and go back to it.
+
+        Raises:
+            TestsuiteError: if it can no longer be taken back (the file changed meanwhile).
+        """
         if not self.history:
             return None
-        decision = self.history.pop()
+        action = self.history[-1]
+        if isinstance(action, RuleEdit):
+            undo_edit(action.edit)  # refuses if the file changed since
+            self.history.pop()
+            self.shared.reload_rules(action.edit.path)
+            self._update({(action.pair, action.item)})
+            return action
+        if isinstance(action, BatchDone):
+            self.history.pop()
+            undo_batch(action.recorded)
+            for _path, item, verdict in action.recorded:
+                self._forget_key(action.batch.pair, item, verdict)
+            self._update({(action.batch.pair, item) for _, item, _ in action.recorded})
+            return action
+        self.history.pop()
+        decision = action
         key = key_of(decision.entry)
         self._take_back(decision)
         if decision.previous is not None:
             old = decision.previous
             record(old.path, old.entry.pair, old.entry.item, old.verdict.output,
-                   old.verdict.verdict, old.verdict.annotator, old.verdict.note, old.verdict.time)
+                   old.verdict.verdict, old.verdict.annotator, old.verdict.note,
+                   old.verdict.time, old.verdict.settles)
             self._remember(old.entry, old.verdict)
             self.decided[key] = old
         else:
             del self.decided[key]
             self._open.add(key)
+        self.rejudge({key[:2]})
         keys = [key_of(p) for p in self.entries]
         if key in keys:
             self.position = keys.index(key)
@@ -300,7 +474,7 @@ class TriageSession:
 
     def _take_back(self, decision: Decision) -> None:
         if not remove(decision.path, decision.entry.item, decision.verdict):
-            raise TestsuiteError(f"the verdict on {decision.entry.item} is no longer in "
+            raise TestsuiteError(f"your verdict on {decision.entry.item} is no longer in "
                                  f"{decision.path} (edited meanwhile?)")
         self._forget(decision.entry, decision.verdict)
 
@@ -311,37 +485,130 @@ class TriageSession:
         rule = self._rule(entry.pair, entry.item)
         self.suite.rules[(entry.pair, entry.item)] = replace(
             rule, verdicts=(*rule.verdicts, verdict))
+        self.shared.added(entry.pair, entry.item, verdict)
 
     def _forget(self, entry: Pending, verdict: Verdict) -> None:
-        rule = self._rule(entry.pair, entry.item)
+        self._forget_key(entry.pair, entry.item, verdict)
+
+    def _forget_key(self, pair: str, item: str, verdict: Verdict) -> None:
+        rule = self._rule(pair, item)
         kept = list(rule.verdicts)
         if verdict in kept:
             kept.reverse()
             kept.remove(verdict)
             kept.reverse()
-        self.suite.rules[(entry.pair, entry.item)] = replace(rule, verdicts=tuple(kept))
+        self.suite.rules[(pair, item)] = replace(rule, verdicts=tuple(kept))
+        self.shared.removed(pair, item, verdict)
+
+    # --- batches and suggestions ------------------------------------------------------------
+
+    def batch_preview(self, verdict: str, pattern: str, scope: str, *,
+                      literal: bool = False) -> Batch:
+        """What a batch on the current entry's item (``item``) or phenomenon would decide.
+
+        Only outputs pending now count; outputs decided in this session are left alone.
+        """
+        entry = self.current
+        if entry is None:
+            raise TestsuiteError("no entry: nothing to decide")
+        pending = [e for e in self.all_pending() if not self.is_decided(e)]
+        if scope == "item":
+            return select(pending, verdict, pattern, item=entry.item, literal=literal)
+        return select([e for e in pending if e.pair == entry.pair], verdict, pattern,
+                      phenomenon=entry.phenomenon, literal=literal)
+
+    def all_pending(self) -> list[Pending]:
+        """Every pending output, whatever the filter."""
+        rows = [row for rows in self.rows.values() for row in rows]
+        return pending_rows(rows, self.suite, self.n_systems, order=self.order)
+
+    def apply_batch(self, batch: Batch) -> BatchDone:
+        """Record a batch's verdicts (undo takes them back as one)."""
+        recorded = apply(self.suite, batch, self.annotator)
+        done = BatchDone(batch, recorded)
+        for _path, item, verdict in recorded:
+            rule = self._rule(batch.pair, item)
+            self.suite.rules[(batch.pair, item)] = replace(
+                rule, verdicts=(*rule.verdicts, verdict))
+            self.shared.added(batch.pair, item, verdict)
+        self.history.append(done)
+        self._update({(batch.pair, item) for _, item, _ in recorded})
+        return done
+
+    def proposed_batch(self, entry: Pending | None = None) -> Batch | None:
+        """A batch for the entry's item learned from the other items of its phenomenon
+        (`testsuite.verdicts.batch.phrase_batches`), or None."""
+        entry = entry or self.current
+        if entry is None:
+            return None
+        key = (entry.pair, entry.phenomenon)
+        learned = self._learned.get(key)
+        if learned is None:
+            judged = []
+            for (pair, item_id), rows in self.rows.items():
+                item = self.suite.items.get((pair, item_id))
+                if pair != entry.pair or item_id == entry.item or item is None \
+                        or item.phenomenon != entry.phenomenon:
+                    continue
+                judged.append(([r[3].strip() for r in rows if r[4] == "pass"],
+                               [r[3].strip() for r in rows if r[4] == "fail"]))
+            learned = self._learned[key] = shared_phrases(judged)
+        rows = self.rows.get((entry.pair, entry.item), [])
+        decided = {r[3].strip(): r[4] for r in rows if r[4] in ("pass", "fail")}
+        pending = {o: s for o, s in self.item_outputs(entry.pair, entry.item).items()
+                   if o not in decided and all(r[4] == "warning" for r in rows
+                                               if r[3].strip() == o)}
+        found = phrase_batches(entry.pair, entry.item, entry.phenomenon, pending, decided,
+                               learned)
+        return found[0] if found else None
+
+    def item_outputs(self, pair: str, item: str) -> dict[str, tuple[str, ...]]:
+        """Every distinct output of an item (stripped) → the systems that gave it."""
+        found: dict[str, list[str]] = {}
+        for row in self.rows.get((pair, item), []):
+            if row[3].strip():
+                found.setdefault(row[3].strip(), []).append(row[2])
+        return {output: tuple(systems) for output, systems in found.items()}
+
+    def suggestions(self, entry: Pending | None = None) -> list[Suggestion]:
+        """Rule suggestions for the entry's item learned from its verdicts (best first)."""
+        entry = entry or self.current
+        if entry is None:
+            return []
+        rule = self.suite.rules.get((entry.pair, entry.item))
+        if rule is None or not rule.verdicts or not rule.file:
+            return []
+        return suggest(entry.pair, entry.item, rule,
+                       self.item_outputs(entry.pair, entry.item), self.cache)
+
+    def accept(self, suggestion: Suggestion) -> RuleEdit:
+        """Write a suggestion into the rules file: its pattern and the decided outputs as
+        ``examples:`` (refused if the rule changed on disk since it was computed)."""
+        learned, pattern = suggestion.learned, suggestion.pattern
+        old = pattern[:-len(learned) - 1] if pattern != learned else ""
+        seen = with_regex(suggestion.rule, suggestion.field, old)  # what it was learned on
+        return self._save_rule(suggestion.pair, suggestion.item, suggestion.field,
+                               suggestion.pattern, view_of(seen),
+                               {"pass": list(suggestion.examples_pass),
+                                "fail": list(suggestion.examples_fail)})
 
     # --- what is shown ----------------------------------------------------------------------
 
     def rule_of(self, entry: Pending) -> Rule | None:
-        """The rule of the entry's item as it stands now (with this session's verdicts)."""
+        """The rule of the entry's item as it stands now (with every verdict)."""
         return self.suite.rules.get((entry.pair, entry.item))
+
+    def standing(self, entry: Pending) -> list[Verdict]:
+        """The verdicts in force on the entry's output (several: a disagreement)."""
+        from ..verdicts.conflicts import in_force
+
+        rule = self.rule_of(entry)
+        return in_force(rule.verdicts, entry.output) if rule else []
 
     def outcomes(self, entry: Pending) -> list[SystemOutcome]:
         """Every evaluated system's output for the entry's item, judged now."""
-        compiled = CompiledRule(self.rule_of(entry), self.cache)
-        kept = set(self.evaluation.systems) if self.evaluation is not None else None
-        found = []
-        for system in self.systems:
-            if system.pair != entry.pair or (kept is not None and system.system not in kept):
-                continue
-            output = system.outputs.get(entry.item)
-            if output is None:
-                continue
-            judgement = compiled.judge(output)
-            found.append(SystemOutcome(system.system, output, judgement.outcome.value,
-                                       judgement.reason))
-        return found
+        return [SystemOutcome(row[2], row[3], row[4], row[5])
+                for row in self.rows.get((entry.pair, entry.item), [])]
 
     def progress(self) -> Progress:
         """Resolved (this session) and remaining outputs, all filters off."""
@@ -369,23 +636,66 @@ class TriageSession:
             raise TestsuiteError(f"{field_name} does not compile: {error}")
         old_rule = self.rule_of(entry)
         new_rule = with_regex(old_rule or Rule(entry.item), field_name, pattern)
-        new = CompiledRule(new_rule, RegexCache())
+        new = CompiledRule(new_rule, RegexCache(), self.timeout, normalise=self.normalise)
         changes = []
         for shown in self.outcomes(entry):
-            judged: Judgement = new.judge(shown.output)
+            judged = new.judge(shown.output)
             if judged.outcome.value != shown.outcome:
                 changes.append(Change(shown.system, shown.output, shown.outcome,
                                       judged.outcome.value))
         return changes
 
-    def save_regex(self, entry: Pending, field_name: RegexField, pattern: str) -> Path:
+    def save_regex(self, entry: Pending, field_name: RegexField, pattern: str,
+                   seen: Rule | None) -> RuleEdit:
         """Write the new regex into the item's rules file, re-judge and recompute the queue.
 
-        Returns:
-            The rules file written.
+        Args:
+            entry: The entry whose item's rule is edited.
+            field_name: Which regex.
+            pattern: Its new value.
+            seen: The rule as the editor showed it when it opened; if the file says
+                otherwise now, nothing is written (`StaleRule`, with the diff).
         """
-        path = set_item_regex(self.suite, entry.pair, entry.item, field_name, pattern)
-        rule = self._rule(entry.pair, entry.item)
-        self.suite.rules[(entry.pair, entry.item)] = with_regex(rule, field_name, pattern)
-        self.refresh(keep=key_of(entry))
-        return path
+        return self._save_rule(entry.pair, entry.item, field_name, pattern, view_of(seen),
+                               None)
+
+    def _save_rule(self, pair: str, item: str, field_name: RegexField, pattern: str,
+                   seen: dict[str, object], examples: dict[str, list[str]] | None) -> RuleEdit:
+        self.sync()  # take in what others wrote before comparing
+        old = getattr(self._rule(pair, item), field_name)
+        edit = set_item_regex(self.suite, pair, item, field_name, pattern, expected=seen,
+                              examples=examples)
+        action = RuleEdit(pair, item, field_name, old, pattern, edit)
+        self.history.append(action)
+        self.shared.reload_rules(edit.path)
+        current = self.current
+        self._update({(pair, item)})
+        if current is not None and current.item == item:
+            self.refresh(keep=key_of(current))
+        return action
+
+    # --- shared state -----------------------------------------------------------------------
+
+    def sync(self) -> Synced:
+        """Take in what changed on disk since the last look (others' verdicts, rule edits).
+
+        Returns:
+            What changed; the outcomes of its items and the queue are updated.
+        """
+        synced = self.shared.poll()
+        if synced.items:
+            self._update(synced.items)
+        return synced
+
+    def announce(self) -> None:
+        """Say which output this session is on (see `SharedFolder.announce`)."""
+        entry = self.current
+        self.shared.announce(key_of(entry) if entry else None)
+
+    def look_around(self) -> None:
+        """Read which items other sessions are on now (`others`)."""
+        self.others = self.shared.look_around()
+
+    def leave(self) -> None:
+        """Say this session is gone (on quit)."""
+        self.shared.leave()

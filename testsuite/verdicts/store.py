@@ -19,10 +19,10 @@ import getpass
 from pathlib import Path
 from typing import Any
 
-from .errors import Problem, TestsuiteError
-from .files import lock, write_text
-from .model import VERDICTS, Item, Rule, Verdict
-from .yamlio import dump_yaml, load_yaml, strip_lines
+from ..errors import Problem, TestsuiteError
+from ..files import lock, write_text
+from ..model import VERDICTS, Item, Rule, Verdict
+from ..yamlio import dump_yaml, load_yaml, strip_lines
 
 VERDICTS_FILE = "verdicts.yaml"
 
@@ -78,9 +78,28 @@ def _read(path: Path, pair: str) -> dict[str, Any]:
     return data
 
 
+def entry_of(verdict: Verdict) -> dict[str, Any]:
+    """The YAML mapping of one verdict (fields left out when empty)."""
+    entry: dict[str, Any] = {"output": verdict.output, "verdict": verdict.verdict}
+    for key in ("annotator", "time", "note"):
+        value = getattr(verdict, key)
+        if value is not None:
+            entry[key] = value
+    if verdict.settles:
+        entry["settles"] = True
+    return entry
+
+
+def _same(entry: Any, verdict: Verdict) -> bool:
+    # Every stored field must match, so that one annotator never takes back another's
+    # verdict given on the same output in the same second.
+    return isinstance(entry, dict) and entry_of(verdict) == {
+        k: (str(v) if k == "time" else v) for k, v in entry.items()}
+
+
 def record(path: Path, pair: str, item: str, output: str, verdict: str,
            annotator: str | None = None, note: str | None = None,
-           time: str | None = None) -> Verdict:
+           time: str | None = None, settles: bool = False) -> Verdict:
     """Add one decision to a verdicts file, atomically and under a lock.
 
     Args:
@@ -92,49 +111,108 @@ def record(path: Path, pair: str, item: str, output: str, verdict: str,
         annotator: Who decided (default: the login name).
         note: Optional comment.
         time: When (default: now).
+        settles: Whether the verdict settles a disagreement on the output.
 
     Returns:
         The verdict as stored.
+    """
+    stored = make_verdict(output, verdict, annotator, note, time, settles)
+    record_many(path, pair, [(item, stored)])
+    return stored
+
+
+def make_verdict(output: str, verdict: str, annotator: str | None = None,
+                 note: str | None = None, time: str | None = None,
+                 settles: bool = False) -> Verdict:
+    """A checked verdict as it will be stored (output stripped, annotator and time filled).
+
+    Raises:
+        TestsuiteError: for a value other than pass or fail, or an empty output.
     """
     if verdict not in VERDICTS:
         raise TestsuiteError(f"a verdict is 'pass' or 'fail', not {verdict!r}")
     if not output.strip():
         raise TestsuiteError("an empty output is always 'missing'; it takes no verdict")
-    stored = Verdict(output.strip(), verdict, annotator or default_annotator(), time or now(),
-                     note or None)
-    entry = {k: v for k, v in (("output", stored.output), ("verdict", stored.verdict),
-                               ("annotator", stored.annotator), ("time", stored.time),
-                               ("note", stored.note)) if v is not None}
+    return Verdict(output.strip(), verdict, annotator or default_annotator(), time or now(),
+                   note or None, settles)
+
+
+def record_many(path: Path, pair: str, decisions: list[tuple[str, Verdict]]) -> None:
+    """Add several decisions (item id, verdict) in one locked, atomic write: all or none."""
+    if not decisions:
+        return
     with lock(path):
         data = _read(path, pair)
         rules = data["rules"]
-        for rule in rules:
-            if isinstance(rule, dict) and str(rule.get("item")) == item:
-                rule.setdefault("verdicts", []).append(entry)
-                break
-        else:
-            rules.append({"item": item, "verdicts": [entry]})
+        by_item = {str(rule.get("item")): rule for rule in rules if isinstance(rule, dict)}
+        for item, stored in decisions:
+            rule = by_item.get(item)
+            if rule is None:
+                rule = by_item[item] = {"item": item, "verdicts": []}
+                rules.append(rule)
+            rule.setdefault("verdicts", []).append(entry_of(stored))
         write_text(path, dump_yaml(data))
-    return stored
 
 
 def remove(path: Path, item: str, verdict: Verdict) -> bool:
     """Take back one recorded decision (undo). Returns False if it was not found."""
+    return remove_many(path, [(item, verdict)]) == 1
+
+
+def remove_many(path: Path, decisions: list[tuple[str, Verdict]]) -> int:
+    """Take back several decisions in one locked, atomic write.
+
+    Only entries equal in every field (annotator and time included) are removed, the latest
+    such entry for each decision.
+
+    Returns:
+        How many were found and removed.
+    """
     with lock(path):
         if not path.exists():
-            return False
+            return 0
         data = _read(path, "")
+        removed = 0
+        for item, verdict in decisions:
+            for rule in data["rules"]:
+                if not isinstance(rule, dict) or str(rule.get("item")) != item:
+                    continue
+                entries = rule.get("verdicts") or []
+                found = next((i for i in range(len(entries) - 1, -1, -1)
+                              if _same(entries[i], verdict)), None)
+                if found is not None:
+                    del entries[found]
+                    removed += 1
+                    if not entries:
+                        data["rules"].remove(rule)
+                    break
+        if removed:
+            write_text(path, dump_yaml(data))
+        return removed
+
+
+def set_note(path: Path, item: str, verdict: Verdict, note: str | None) -> Verdict:
+    """Change the note of a recorded decision (annotator, time and verdict unchanged).
+
+    Returns:
+        The verdict with its new note.
+
+    Raises:
+        TestsuiteError: if the decision is no longer in the file.
+    """
+    changed = Verdict(verdict.output, verdict.verdict, verdict.annotator, verdict.time,
+                      note or None, verdict.settles)
+    with lock(path):
+        data = _read(path, "") if path.exists() else {"rules": []}
         for rule in data["rules"]:
             if not isinstance(rule, dict) or str(rule.get("item")) != item:
                 continue
             entries = rule.get("verdicts") or []
             for index in range(len(entries) - 1, -1, -1):
-                entry = entries[index]
-                if (entry.get("output") == verdict.output and entry.get("verdict")
-                        == verdict.verdict and str(entry.get("time")) == str(verdict.time)):
-                    del entries[index]
-                    if not entries:
-                        data["rules"].remove(rule)
+                if _same(entries[index], verdict):
+                    entries[index] = entry_of(changed)
                     write_text(path, dump_yaml(data))
-                    return True
-    return False
+                    return changed
+    raise TestsuiteError(Problem(f"the {verdict.verdict} on this output is no longer in the "
+                                 "file (taken back meanwhile?); the note was not saved",
+                                 file=str(path), item=item))

@@ -1,0 +1,347 @@
+"""Fewer human decisions (#15 parts 2-5): suggestions, batches, why a rule missed,
+spreadsheets, annotator agreement, and the triage simulation on the real data."""
+
+from __future__ import annotations
+
+import csv
+import importlib.util
+import math
+import shutil
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from testsuite.cli import app
+from testsuite.loader import lint, load_suite
+from testsuite.matching import CompiledRule, RegexCache
+from testsuite.model import Rule, Verdict
+from testsuite.rule_edit import StaleRule, set_regex, undo_edit, view_of
+from testsuite.verdicts.agreement import agreement, blind_sample, cohen_kappa
+from testsuite.verdicts.batch import phrase_batches, shared_phrases
+from testsuite.verdicts.suggest import suggest
+from testsuite.verdicts.why import alternatives, partial_matches
+
+from .test_verdicts import project  # noqa: F401  (the fixture)
+
+runner = CliRunner()
+REPO = Path(__file__).resolve().parent.parent
+
+# --- suggestions -----------------------------------------------------------------------------
+
+OUTPUTS = {  # one item's distinct outputs → systems
+    "I had had to sleep.": ("A", "B", "C"),
+    "I had had to sleep a lot.": ("D",),
+    "I had to sleep.": ("E", "F"),
+    "I had to sleep well.": ("G",),
+    "I must sleep.": ("H",),
+}
+
+
+def test_a_suggestion_separates_the_decided_outputs_and_previews_what_it_decides() -> None:
+    rule = Rule("v1", positive_regex="had been sleeping", verdicts=(
+        Verdict("I had had to sleep.", "pass", "ann"), Verdict("I had to sleep.", "fail", "ann")))
+    found = suggest("en-de", "v1", rule, OUTPUTS)
+    assert found, "a phrase separates pass from fail"
+    best = found[0]
+    # Of the phrases that decide the same outputs, the longest (the most specific).
+    assert best.field == "positive_regex" and best.learned == r"\bI had had to sleep\b"
+    assert best.pattern == r"had been sleeping|\bI had had to sleep\b"  # an alternative
+    assert [(d.output, d.outcome) for d in best.decides] == [("I had had to sleep a lot.",
+                                                             "pass")]
+    assert best.examples_pass == ("I had had to sleep.",) and best.examples_fail == ()
+    for suggestion in found:  # never one that contradicts a verdict
+        judge = CompiledRule(Rule("v1", suggestion.rule.positive_regex,
+                                  suggestion.rule.negative_regex), RegexCache())
+        assert judge.judge("I had to sleep.").outcome.value != "pass"
+        assert judge.judge("I had had to sleep.").outcome.value != "fail"
+
+
+def test_no_suggestion_changes_what_the_rule_already_decides() -> None:
+    # "sleep" would separate, but the rule fails "I must sleep." by its negative regex:
+    # a suggestion that made it a warning (both regexes) is never offered.
+    rule = Rule("v1", negative_regex="must", verdicts=(
+        Verdict("I had had to sleep.", "pass", "ann"),))
+    for suggestion in suggest("en-de", "v1", rule, OUTPUTS, limit=50):
+        judged = CompiledRule(Rule("v1", suggestion.rule.positive_regex,
+                                   suggestion.rule.negative_regex), RegexCache())
+        assert judged.judge("I must sleep.").outcome.value == "fail"
+
+
+def test_phrases_learned_on_a_phenomenon_propose_a_batch() -> None:
+    judged = [(["I had had to read."], ["I should have read."]),
+              (["You had had to go."], ["You had to go."]),
+              (["We had had to eat."], [])]
+    learned = shared_phrases(judged)
+    assert learned["pass"][0] == ("had had to", 3)
+    batches = phrase_batches("en-de", "x", "Modal pluperfect",
+                             {"He had had to run.": ("A", "B"), "He had to run.": ("C",)}, {},
+                             learned)
+    assert [(b.verdict, b.pattern, [d.output for _, d in b.decides]) for b in batches] == [
+        ("pass", r"\bhad had to\b", ["He had had to run."])]
+
+
+# --- accepting a suggestion writes the pattern and the examples; lint guards them -----------
+
+RULES = """\
+pair: en-de
+rules:
+  # modal pluperfect: keep this comment
+  - item: v1
+    positive_regex: 'had been sleeping'   # the old paraphrase
+  - item: v2
+    positive_regex: 'x'
+"""
+SUITE = """\
+pair: en-de
+category: Verbs
+items:
+  - id: v1
+    phenomenon: Modal pluperfect
+    source: Ich hatte schlafen müssen.
+  - id: v2
+    phenomenon: Modal pluperfect
+    source: Ich hatte gehen müssen.
+"""
+
+
+def test_accepted_suggestion_keeps_the_file_and_lint_guards_it(tmp_path: Path) -> None:
+    rules = tmp_path / "rules" / "en-de" / "verbs.yaml"
+    rules.parent.mkdir(parents=True)
+    rules.write_text(RULES, encoding="utf-8")
+    (tmp_path / "suites" / "en-de").mkdir(parents=True)
+    (tmp_path / "suites" / "en-de" / "verbs.yaml").write_text(SUITE, encoding="utf-8")
+    suite = load_suite([tmp_path])
+    rule = suite.rules[("en-de", "v1")]
+    edit = set_regex(rules, "en-de", "v1", "positive_regex", r"had been sleeping|\bhad had\b",
+                     expected=view_of(rule),
+                     examples={"pass": ["I had had to sleep.", "I had had to go."]})
+    assert rules.read_text(encoding="utf-8") == RULES.replace(
+        "'had been sleeping'", r"'had been sleeping|\bhad had\b'").replace(
+        "  - item: v2\n", "    examples:\n      pass:\n        - 'I had had to sleep.'\n"
+        "        - 'I had had to go.'\n  - item: v2\n")
+    assert not lint([tmp_path]).problems
+    # Someone narrows the pattern by hand: the examples catch it.
+    set_regex(rules, "en-de", "v1", "positive_regex", "had been sleep")
+    assert any("example labelled pass" in p.message for p in lint([tmp_path]).problems)
+    with pytest.raises(StaleRule) as stale:  # an edit on the first view is stale now
+        set_regex(rules, "en-de", "v1", "positive_regex", "y", expected=view_of(rule))
+    assert stale.value.diff == ["positive_regex: 'had been sleeping' → 'had been sleep'"]
+    with pytest.raises(Exception, match="changed since your edit"):
+        undo_edit(edit)  # the file moved on: undo is refused, nothing written
+
+
+def test_suggest_command_for_scripting(project: Path) -> None:  # noqa: F811
+    base = ["--suite", str(project / "suites"), "--suite", str(project / "rules")]
+    outputs = project / "outputs"
+    (outputs / "C.txt").write_text("Tom hat endlich alles verraten, sagt man.\n"
+                                   "Die Prüfung war leicht.\n", encoding="utf-8")
+    assert runner.invoke(app, ["verdict", "idiom-01", "pass", "--output",
+                               "Tom hat endlich alles verraten.", *base]).exit_code == 0
+    result = runner.invoke(app, ["suggest", str(outputs), *base, "--accept"])
+    assert result.exit_code == 0, result.output
+    assert '"item": "idiom-01"' in result.output and '"accepted": true' in result.output
+    text = (project / "rules" / "en-de" / "mwe.yaml").read_text(encoding="utf-8")
+    assert "# the positive pattern is deliberately narrow" in text
+    assert "examples:" in text and "Tom hat endlich alles verraten." in text
+    assert not [p for p in lint([project / "suites", project / "rules"]).problems if p.fatal]
+
+
+# --- why did the rule miss ------------------------------------------------------------------
+
+
+def test_closest_partial_match_of_each_regex_alternative_and_token() -> None:
+    rule = Rule("x", positive_regex=r"I('d| had) been supposed to read\.|If I (found|find)",
+                positive_tokens=("I was supposed to stand.",))
+    found = partial_matches(rule, "I had been supposed to sleep.")
+    assert (found[0].matched, found[0].missing, found[0].found) == (
+        "I('d| had) been supposed to ", r"read\.", "sleep.")
+    token = next(p for p in found if p.kind == "positive token")
+    assert (token.matched, token.missing) == ("I ", "was supposed to stand.")
+    assert alternatives(r"a(b|c)|[|]d|e\|f") == ["a(b|c)", "[|]d", r"e\|f"]
+    assert partial_matches(Rule("y", positive_regex="sleep"), "I sleep.") == []  # matched
+
+
+# --- spreadsheets ---------------------------------------------------------------------------
+
+
+def _fill(sheet: Path, verdicts: dict[str, str], out: Path) -> None:
+    with sheet.open(encoding="utf-8-sig", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    for row in rows:
+        row["verdict"] = verdicts.get(row["output"], "")
+    with out.open("w", encoding="utf-8", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+
+
+def test_spreadsheet_export_and_import_with_the_checks_of_verdict(project: Path) -> None:  # noqa: F811,E501
+    base = ["--suite", str(project / "suites"), "--suite", str(project / "rules")]
+    sheet = project / "pending.csv"
+    result = runner.invoke(app, ["export", str(project / "outputs"), *base, "--out", str(sheet)])
+    assert result.exit_code == 0, result.output
+    assert sheet.read_bytes().startswith(b"\xef\xbb\xbf")  # spreadsheet programs need the BOM
+    with sheet.open(encoding="utf-8-sig") as handle:
+        rows = list(csv.DictReader(handle))
+    assert [(r["item"], r["output"], r["systems"], r["verdict"]) for r in rows] == [
+        ("idiom-01", "Tom hat endlich alles verraten.", "A, B", ""),
+        ("idiom-02", "Die Prüfung war leicht.", "A", "")]
+    bad = project / "bad.csv"
+    _fill(sheet, {"Tom hat endlich alles verraten.": "pass", "Die Prüfung war leicht.": "ok"},
+          bad)
+    with bad.open("a", encoding="utf-8") as handle:  # a second row, contradicting the first
+        handle.write("en-de,idiom-01,,,,,,Tom hat endlich alles verraten.,,,,fail,\n")
+        handle.write("en-de,nope,,,,,,x,,,,pass,\n")
+    result = runner.invoke(app, ["import", str(bad), *base, "--from", str(project / "outputs")])
+    assert result.exit_code == 1
+    assert "bad.csv:3 (item idiom-02): verdict must be pass or fail, not 'ok'" in result.output
+    assert "bad.csv:4 (item idiom-01): row 2 says pass for the same output" in result.output
+    assert "bad.csv:5 (item nope): no en-de item 'nope'" in result.output
+    assert not (project / "rules" / "en-de" / "verdicts.yaml").exists()  # all or nothing
+    good = project / "good.csv"
+    _fill(sheet, {"Tom hat endlich alles verraten.": "pass", "Die Prüfung war leicht.": "fail"},
+          good)
+    result = runner.invoke(app, ["import", str(good), *base, "--from", str(project / "outputs"),
+                                 "--annotator", "linguist"])
+    assert result.exit_code == 0, result.output
+    assert "recorded 2 verdicts (1 pass, 1 fail), 3 outcomes changed" in result.output
+    result = runner.invoke(app, ["import", str(good), *base, "--annotator", "linguist"])
+    assert "0 verdicts" in result.output and "2 rows already recorded" in result.output
+
+
+@pytest.mark.skipif(importlib.util.find_spec("openpyxl") is None,
+                    reason="openpyxl (the optional xlsx extra) is not installed")
+def test_xlsx_round_trip_keeps_ids_as_text(project: Path) -> None:  # noqa: F811
+    from testsuite.verdicts.sheets import read_sheet, write_sheet
+
+    path = project / "s.xlsx"
+    write_sheet(path, [{"pair": "en-de", "item": "00123", "output": "x [/] y",
+                        "verdict": "pass"}])
+    rows = read_sheet(path)
+    assert [(r.item, r.output, r.verdict, r.line) for r in rows] == [
+        ("00123", "x [/] y", "pass", 2)]
+
+
+# --- annotator agreement --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("table", [[[20, 5], [10, 15]], [[45, 2], [3, 0]], [[7, 1], [2, 30]]])
+def test_cohens_kappa_matches_statsmodels(table: list[list[int]]) -> None:
+    from statsmodels.stats.inter_rater import cohens_kappa as reference
+
+    labels = ("pass", "fail")
+    pairs = [(labels[i], labels[j]) for i in range(2) for j in range(2)
+             for _ in range(table[i][j])]
+    assert math.isclose(cohen_kappa(pairs), reference(table).kappa, abs_tol=1e-12)
+
+
+def test_blind_sample_and_agreement_per_category(dfki_dir: Path, wmt, tmp_path: Path) -> None:
+    suite_dir = tmp_path / "dfki"
+    shutil.copytree(dfki_dir, suite_dir)
+    suite = load_suite([suite_dir])
+    results = wmt("wmt21", "de-en").results
+    # alice decided 300 outputs as the rules judge them; bob re-decides a blind sample and
+    # disagrees on every fifth.
+    decided = results[results["outcome"].isin(["pass", "fail"])].drop_duplicates(
+        ["item", "output"]).head(300)
+    for row in decided.itertuples():
+        key = ("de-en", str(row.item))
+        rule = suite.rules[key]
+        suite.rules[key] = Rule(rule.item, rule.positive_regex, rule.negative_regex, verdicts=(
+            *rule.verdicts, Verdict(str(row.output).strip(), str(row.outcome), "alice")))
+    sample = blind_sample(suite, "bob", 40, seed=7, pair="de-en")
+    assert len(sample) == 40 and sample == blind_sample(suite, "bob", 40, seed=7, pair="de-en")
+    assert sample != blind_sample(suite, "bob", 40, seed=8, pair="de-en")
+    truth = {(str(r.item), str(r.output).strip()): str(r.outcome) for r in decided.itertuples()}
+    pairs = []
+    for n, entry in enumerate(sample):
+        first = truth[(entry.item, entry.output)]
+        second = first if n % 5 else {"pass": "fail", "fail": "pass"}[first]
+        pairs.append((first, second))
+        key = ("de-en", entry.item)
+        rule = suite.rules[key]
+        suite.rules[key] = Rule(rule.item, rule.positive_regex, rule.negative_regex,
+                                verdicts=(*rule.verdicts, Verdict(entry.output, second, "bob")))
+    result = agreement(suite, "alice", "bob", "de-en")
+    overall = result.rows[-1]
+    assert (overall.category, overall.outputs, overall.agreed) == ("all", 40, 32)
+    assert math.isclose(overall.kappa, cohen_kappa(pairs))
+    assert sum(r.outputs for r in result.rows[:-1]) == 40
+    assert len(result.disagreements) == 8
+
+
+# --- the simulation of #15 ------------------------------------------------------------------
+
+
+def test_triage_simulation_never_decides_against_the_oracle(data: Path) -> None:
+    import importlib
+
+    spec = importlib.util.spec_from_file_location("triage_sim", REPO / "bench" / "triage_sim.py")
+    assert spec is not None and spec.loader is not None
+    sim = importlib.util.module_from_spec(spec)
+    import sys
+
+    sys.modules["triage_sim"] = sim  # its dataclasses look their module up
+    spec.loader.exec_module(sim)
+    from testsuite.dfki import import_dfki
+    from testsuite.inputs import load_outputs
+
+    suite_dir = Path(__import__("tempfile").mkdtemp())
+    import_dfki(data / "dfki-mt-testsuite" / "de-en" / "items.json", suite_dir)
+    suite = load_suite([suite_dir])
+    systems, _ = load_outputs(suite, [data / "wmt21" / "txt-ts"], pair="de-en")
+    cache = RegexCache()
+    items = sim.oracle_of(suite, systems, "de-en", cache,
+                          ["Modal - pluperfect", "Modal negated - future I", "Gapping"])
+    phenomena = {i: suite.items[("de-en", i)].phenomenon for i in items}
+    none, batches = (sim.simulate(mode, "de-en", items, phenomena, cache)
+                     for mode in ("none", "batches"))
+    assert none.resolved == batches.resolved > 0
+    assert none.decisions == sum(len([o for o, (_, v) in outputs.items()
+                                      if v in ("pass", "fail")]) for outputs in items.values())
+    assert batches.against_oracle == 0 and none.against_oracle == 0
+    assert batches.decisions < 0.8 * none.decisions
+    shutil.rmtree(suite_dir)
+
+
+def test_agreement_commands_sample_blind_then_report(project: Path) -> None:  # noqa: F811
+    base = ["--suite", str(project / "suites"), "--suite", str(project / "rules")]
+    for output, verdict in (("Tom hat endlich alles verraten.", "pass"),
+                            ("Die Prüfung war leicht.", "fail")):
+        item = "idiom-01" if "Tom" in output else "idiom-02"
+        assert runner.invoke(app, ["verdict", item, verdict, "--output", output, "--annotator",
+                                   "alice", *base]).exit_code == 0
+    sheet = project / "sample.csv"
+    result = runner.invoke(app, ["agreement", "--second", "bob", "--sample", "5", "--seed", "3",
+                                 "--out", str(sheet), *base])
+    assert result.exit_code == 0, result.output
+    text = sheet.read_text(encoding="utf-8-sig")
+    assert "Tom hat endlich alles verraten." in text and "pass" not in text.split("\n", 1)[1]
+    _fill(sheet, {"Tom hat endlich alles verraten.": "pass", "Die Prüfung war leicht.": "pass"},
+          sheet)
+    result = runner.invoke(app, ["import", str(sheet), "--annotator", "bob", *base])
+    assert result.exit_code == 1 and "--disagree" in result.output  # never silently
+    result = runner.invoke(app, ["import", str(sheet), "--annotator", "bob", "--disagree",
+                                 *base])
+    assert "1 disagreeing with another annotator" in result.output
+    result = runner.invoke(app, ["agreement", "--first", "alice", "--second", "bob", *base])
+    assert result.exit_code == 0, result.output
+    assert "1 disagreements to settle" in result.output
+    assert "0.500" in result.output  # raw agreement over both outputs
+
+
+def test_batch_command(project: Path) -> None:  # noqa: F811
+    base = ["--suite", str(project / "suites"), "--suite", str(project / "rules")]
+    outputs = str(project / "outputs")
+    result = runner.invoke(app, ["batch", outputs, "--verdict", "pass", "--phenomenon", "idiom",
+                                 "--pattern", "verraten|leicht", "--dry-run", *base])
+    assert result.exit_code == 0, result.output
+    assert "would decide 2 outputs (3 outcomes) of phenomenon idiom pass" in result.output
+    assert not (project / "rules" / "en-de" / "verdicts.yaml").exists()
+    result = runner.invoke(app, ["batch", outputs, "--verdict", "fail", "--item", "idiom-02",
+                                 *base])
+    assert "decided 1 outputs (1 outcomes) of item idiom-02 fail" in result.output
+    result = runner.invoke(app, ["batch", outputs, "--verdict", "pass", "--item", "idiom-01",
+                                 "--pattern", "(", *base])
+    assert result.exit_code == 1 and "does not compile" in result.output

@@ -1,0 +1,176 @@
+"""Triage as a team: two app instances on one suite folder, driven headlessly side by side.
+
+Each scenario runs alice's and bob's apps in one event loop on the project of
+`test_tui` (three systems, four pending warnings). `sync` is what the apps' one-second
+timer calls; the tests call it (through `watch_files`) where a person would wait a second.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import yaml
+
+from testsuite.loader import lint
+from testsuite.tui.app import TriageApp
+from testsuite.tui.screens import RegexScreen
+from testsuite.tui.session import TriageSession
+
+from .test_tui import (
+    BOHNEN,
+    ERZAEHLT,
+    KLACKS,
+    MWE_RULES,
+    NICHT,
+    current,
+    options,
+    outcome,
+    project,  # noqa: F401  (the fixture)
+    queue,
+    verdicts,
+)
+
+Pair = Callable[[TriageApp, object, TriageApp, object], Awaitable[None]]
+
+
+def drive_two(folder: Path, scenario: Pair) -> tuple[TriageApp, TriageApp]:
+    """Run alice's and bob's apps on the same folder at the same time."""
+    # The apps' one-second look at the folder is what the tests do by hand, where a person
+    # would wait, so that the interleaving is the same on a slow machine.
+    alice = TriageApp(TriageSession.load(options(folder, annotator="alice")), follow=False)
+    bob = TriageApp(TriageSession.load(options(folder, annotator="bob")), follow=False)
+
+    async def run() -> None:
+        async with alice.run_test(size=(120, 40)) as a, bob.run_test(size=(120, 40)) as b:
+            await scenario(alice, a, bob, b)
+
+    asyncio.run(run())
+    return alice, bob
+
+
+def test_each_session_follows_the_others_decisions(project: Path) -> None:  # noqa: F811
+    async def scenario(alice: TriageApp, a: object, bob: TriageApp, b: object) -> None:
+        await a.press("p")  # type: ignore[attr-defined]  # alice: KLACKS pass
+        assert current(bob) == KLACKS  # bob has not looked yet
+        bob.watch_files()
+        assert KLACKS not in queue(bob)  # resolved elsewhere: gone from bob's queue
+        assert current(bob) == NICHT
+        assert bob.session is not None and bob.session.progress().resolved == 1
+        await b.press("f")  # type: ignore[attr-defined]  # bob: NICHT fail
+        alice.watch_files()
+        assert NICHT not in queue(alice)
+        assert KLACKS in queue(alice)  # alice's own decision stays listed, marked
+        assert current(alice) == ERZAEHLT
+
+    drive_two(project, scenario)
+    assert [(v[0], v[2], v[3]) for v in verdicts(project)] == [
+        ("idiom-02", "pass", "alice"), ("neg-02", "fail", "bob")]
+
+
+def test_presence_marks_the_item_another_annotator_is_on(project: Path) -> None:  # noqa: F811
+    async def scenario(alice: TriageApp, a: object, bob: TriageApp, b: object) -> None:
+        assert alice.session is not None and bob.session is not None
+        bob.watch_files()  # bob says where he is: KLACKS
+        alice.watch_files()
+        assert alice.session.others == {("en-de", "idiom-02"): ["bob"]}
+        heading = alice.query_one("#heading").render()
+        assert "bob on this item now" in str(heading)
+        await b.press("j")  # type: ignore[attr-defined]
+        bob.watch_files()
+        alice.watch_files()
+        assert alice.session.others == {("en-de", "neg-02"): ["bob"]}
+        await b.press("q")  # type: ignore[attr-defined]  # bob leaves: his mark goes
+        alice.watch_files()
+        assert alice.session.others == {}
+
+    drive_two(project, scenario)
+
+
+def test_contradicting_verdicts_are_kept_as_a_disagreement_and_settled(
+        project: Path) -> None:  # noqa: F811
+    async def scenario(alice: TriageApp, a: object, bob: TriageApp, b: object) -> None:
+        # Both decide KLACKS before either has seen the other's verdict.
+        await a.press("p")  # type: ignore[attr-defined]
+        await b.press("f")  # type: ignore[attr-defined]
+        alice.watch_files()
+        bob.watch_files()
+        for app in (alice, bob):
+            assert app.session is not None
+            entry = next(e for e in app.session.entries if (e.pair, e.item, e.output) == KLACKS)
+            assert entry.reason == "disagreement"  # open again, for both
+        assert outcome(project, "Online-A", "idiom-02") == ("warning", "disagreement")
+        problems = [p for p in lint([project / "suites", project / "rules"]).problems
+                    if "disagree" in p.message]
+        assert len(problems) == 1 and "alice: pass, bob: fail" in problems[0].message
+        # Alice settles it with pass: on a disagreement, p or f settles.
+        await a.press("k", "k", "k")  # type: ignore[attr-defined]
+        assert alice.session is not None
+        while current(alice) != KLACKS:
+            await a.press("j")  # type: ignore[attr-defined]
+        assert "disagreement: alice pass, bob fail" in str(alice.query_one("#heading").render())
+        await a.press("p")  # type: ignore[attr-defined]
+
+    drive_two(project, scenario)
+    data = yaml.safe_load((project / "rules" / "en-de" / "verdicts.yaml").read_text("utf-8"))
+    entries = data["rules"][0]["verdicts"]
+    assert [(e["annotator"], e["verdict"], e.get("settles", False)) for e in entries] == [
+        ("alice", "pass", False), ("bob", "fail", False), ("alice", "pass", True)]
+    assert outcome(project, "Online-A", "idiom-02") == ("pass", "verdict")
+
+
+def test_undo_takes_back_only_ones_own_verdict(project: Path) -> None:  # noqa: F811
+    async def scenario(alice: TriageApp, a: object, bob: TriageApp, b: object) -> None:
+        # The same verdict on the same output in the same second: only the annotator differs.
+        await a.press("p")  # type: ignore[attr-defined]
+        await b.press("p")  # type: ignore[attr-defined]
+        assert [v[3] for v in verdicts(project)] == ["alice", "bob"]
+        await a.press("u")  # type: ignore[attr-defined]
+        assert [v[3] for v in verdicts(project)] == ["bob"]
+        await a.press("u")  # type: ignore[attr-defined]  # nothing more of alice's
+        assert [v[3] for v in verdicts(project)] == ["bob"]
+
+    drive_two(project, scenario)
+
+
+def test_a_rule_edit_on_a_stale_view_is_refused_with_the_change(
+        project: Path) -> None:  # noqa: F811
+    rules = project / "rules" / "en-de" / "mwe.yaml"
+
+    async def scenario(alice: TriageApp, a: object, bob: TriageApp, b: object) -> None:
+        await a.press("j", "j", "E")  # type: ignore[attr-defined]  # alice opens idiom-01
+        screen = alice.screen
+        assert isinstance(screen, RegexScreen) and screen.original == r"\bBohnen\b"
+        await b.press("j", "j", "E", "ctrl+u", *"Bohnen|Erbsen", "enter")  # type: ignore[attr-defined]
+        assert "negative_regex: 'Bohnen|Erbsen'" in rules.read_text("utf-8")
+        await a.press("ctrl+u", *"Bohne", "enter")  # type: ignore[attr-defined]
+        assert alice.screen is screen  # refused: still open, showing what changed
+        assert screen.error is not None and "changed" in screen.error
+        shown = str(screen.query_one("#regex-error").render())
+        assert "negative_regex: '\\\\bBohnen\\\\b' → 'Bohnen|Erbsen'" in shown
+        assert "negative_regex: 'Bohnen|Erbsen'" in rules.read_text("utf-8")  # bob's stays
+        await a.press("escape", "u")  # type: ignore[attr-defined]
+        # alice's undo has nothing of hers to take back; bob's undo restores the file
+        assert "Bohnen|Erbsen" in rules.read_text("utf-8")
+        await b.press("u")  # type: ignore[attr-defined]
+        assert rules.read_text("utf-8") == MWE_RULES
+        alice.watch_files()  # alice sees the rule as it is again
+        assert alice.session is not None
+        rule = alice.session.suite.rules[("en-de", "idiom-01")]
+        assert rule.negative_regex == r"\bBohnen\b"
+
+    drive_two(project, scenario)
+
+
+def test_a_rule_edit_by_another_session_re_judges_the_queue(
+        project: Path) -> None:  # noqa: F811
+    async def scenario(alice: TriageApp, a: object, bob: TriageApp, b: object) -> None:
+        await b.press("j", "j", "e", "end", *"|erzählt", "enter")  # type: ignore[attr-defined]
+        assert ERZAEHLT not in queue(bob)
+        assert ERZAEHLT in queue(alice)
+        alice.watch_files()
+        assert ERZAEHLT not in queue(alice)  # the new pattern passes it
+        assert BOHNEN in queue(alice)
+
+    drive_two(project, scenario)

@@ -1,0 +1,207 @@
+"""Commands for annotating in a team: spreadsheets (export, import) and agreement."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from ._common import (
+    CategoryOption,
+    PairOption,
+    PhenomenonOption,
+    SourceOption,
+    SuiteOption,
+    SystemOption,
+    _console,
+    _escape,
+    _evaluate,
+    _only_pair,
+    _suite,
+    app,
+    friendly,
+    with_inputs,
+)
+
+if TYPE_CHECKING:
+    from ..inputs import InputSpec
+
+
+@app.command(rich_help_panel="Resolve warnings")
+@friendly
+@with_inputs
+def export(
+    inputs: InputSpec,
+    out: Annotated[Path, typer.Option("--out", "-o", help="The sheet: FILE.csv or FILE.xlsx.")],
+    category: CategoryOption = None,
+    phenomenon: PhenomenonOption = None,
+    system: SystemOption = None,
+) -> None:
+    """Write the pending decisions as a spreadsheet to fill in (verdict, note columns)."""
+    from ..verdicts.queue import evaluation_rows, pending_warnings
+    from ..verdicts.sheets import export_rows, write_sheet
+    from ..verdicts.suggest import suggest
+
+    loaded, evaluation = _evaluate(inputs, True)
+    pending = pending_warnings(evaluation, loaded, categories=category, phenomena=phenomenon,
+                               systems=system)
+    by_item: dict[tuple[str, str], dict[str, list[str]]] = {}
+    for row in evaluation_rows(evaluation):
+        if row[3].strip():
+            by_item.setdefault((row[0], row[1]), {}).setdefault(row[3].strip(), []).append(
+                row[2])
+    suggested: dict[tuple[str, str, str], str] = {}
+    for key in {(p.pair, p.item) for p in pending}:
+        rule = loaded.rules.get(key)
+        if rule is not None and rule.verdicts:
+            for found in suggest(key[0], key[1], rule, by_item.get(key, {}))[:1]:
+                for decided in found.decides:
+                    suggested[(*key, decided.output)] = decided.outcome
+    rows = export_rows(pending, loaded, suggested)
+    write_sheet(out, rows)
+    _console().print(f"wrote {len(rows)} pending decisions to {_escape(str(out))}; fill in "
+                     "the verdict column (pass or fail) and import it with testsuite import")
+
+
+@app.command("import", rich_help_panel="Resolve warnings")
+@friendly
+def import_sheet(
+    sheet: Annotated[Path, typer.Argument(help="A filled sheet (CSV or XLSX).")],
+    from_: Annotated[list[Path] | None, typer.Option(
+        "--from", help="System outputs: rows on an output no system produces are refused, "
+        "and the outcomes changed are counted.", show_default=False)] = None,
+    pair: PairOption = None,
+    source: SourceOption = None,
+    suite: SuiteOption = None,
+    annotator: Annotated[str | None, typer.Option(
+        help="Who decided (default: your login name).", show_default=False)] = None,
+    force: Annotated[bool, typer.Option(
+        help="Allow overriding a rule's pass or fail.")] = False,
+    disagree: Annotated[bool, typer.Option(
+        help="Record verdicts that contradict another annotator's, as disagreements (for "
+        "a blind re-decision).")] = False,
+    dry_run: Annotated[bool, typer.Option(help="Check and summarise; record nothing.")] = False,
+) -> None:
+    """Record the verdicts of a filled sheet, with the same checks as `verdict`."""
+    from ..model import pair_code
+    from ..verdicts.queue import verdicts_path
+    from ..verdicts.sheets import check_rows, read_sheet
+    from ..verdicts.store import default_annotator, record_many
+
+    loaded = _suite(suite)
+    chosen = pair_code(pair) if pair else _only_pair(loaded.pairs)
+    systems = None
+    if from_:
+        from ..inputs import load_outputs
+
+        systems, _ = load_outputs(loaded, from_, pair=chosen, source=source)
+    who = annotator or default_annotator()
+    rows = read_sheet(sheet)
+    checked = check_rows(loaded, rows, sheet, pair=chosen, annotator=who, systems=systems,
+                         force=force, disagree=disagree)
+    console = _console()
+    if dry_run:
+        console.print("would record " + _escape(checked.summary()))
+        return
+    by_file: dict[Path, list] = {}
+    for row, impact in checked.impacts:
+        path = verdicts_path(loaded, row.pair or chosen, row.item)
+        by_file.setdefault(path, []).append((row.item, impact.verdict))
+    for path, decisions in by_file.items():
+        record_many(path, chosen, decisions)
+    console.print("recorded " + _escape(checked.summary()))
+
+
+@app.command(rich_help_panel="Resolve warnings")
+@friendly
+def agreement(
+    second: Annotated[str, typer.Option(help="The second annotator.")],
+    first: Annotated[str | None, typer.Option(
+        help="The first annotator (for --sample: default anyone else).", show_default=False)
+    ] = None,
+    pair: PairOption = None,
+    suite: SuiteOption = None,
+    sample: Annotated[int | None, typer.Option(
+        help="Instead of the report: write a blind sample of this many decided outputs "
+        "(without their verdicts) for --second to re-decide, to --out.", show_default=False)
+    ] = None,
+    seed: Annotated[int, typer.Option(help="Seed of the random sample.")] = 1,
+    out: Annotated[Path | None, typer.Option(
+        "--out", "-o", help="The sample sheet: FILE.csv or FILE.xlsx.", show_default=False)
+    ] = None,
+) -> None:
+    """Agreement of two annotators: a blind sample to re-decide, then raw agreement and
+    Cohen's kappa per category, and the disagreements."""
+    from rich.table import Table
+
+    from ..errors import TestsuiteError
+    from ..model import pair_code
+    from ..verdicts.agreement import agreement as measure
+    from ..verdicts.agreement import blind_sample
+    from ..verdicts.sheets import sample_rows, write_sheet
+
+    loaded = _suite(suite)
+    if sample is not None:
+        if out is None:
+            raise TestsuiteError("--sample needs --out: the sheet to write")
+        chosen = pair_code(pair) if pair else _only_pair(loaded.pairs)
+        rows = sample_rows(blind_sample(loaded, second, sample, seed, first=first,
+                                        pair=chosen))
+        write_sheet(out, rows)
+        _console().print(f"wrote a blind sample of {len(rows)} decided outputs for "
+                         f"{_escape(second)} to {_escape(str(out))}; import it with "
+                         f"testsuite import {_escape(str(out))} --annotator "
+                         f"{_escape(second)} --disagree")
+        return
+    if first is None:
+        raise TestsuiteError("--first: whose verdicts to compare with --second's")
+    result = measure(loaded, first, second, pair_code(pair) if pair else None)
+    table = Table(title=f"Agreement of {first} and {second}", title_justify="left")
+    for column in ("category", "outputs", "agreed", "raw", "kappa"):
+        table.add_column(column, justify="left" if column == "category" else "right")
+    for row in result.rows:
+        table.add_row(_escape(row.category), str(row.outputs), str(row.agreed),
+                      f"{row.raw:.3f}", f"{row.kappa:.3f}")
+    console = _console()
+    console.print(table)
+    console.print(f"{len(result.disagreements)} disagreements to settle "
+                  "(testsuite disagreements lists them, testsuite settle settles one)")
+
+
+@app.command(rich_help_panel="Resolve warnings")
+@friendly
+@with_inputs
+def batch(
+    inputs: InputSpec,
+    decision: Annotated[str, typer.Option("--verdict", help="pass or fail.")],
+    item: Annotated[str | None, typer.Option(
+        help="Every pending output of this item…", show_default=False)] = None,
+    phenomenon: Annotated[str | None, typer.Option(
+        help="…or of every item of this phenomenon…", show_default=False)] = None,
+    pattern: Annotated[str, typer.Option(
+        help="…that this regex finds (default: all of them).")] = "",
+    annotator: Annotated[str | None, typer.Option(
+        help="Who decides (default: your login name).", show_default=False)] = None,
+    dry_run: Annotated[bool, typer.Option(help="Only show what would be decided.")] = False,
+) -> None:
+    """Decide many pending outputs at once: those of an item or phenomenon that match."""
+    import json
+
+    from ..verdicts.batch import apply, select
+    from ..verdicts.queue import pending_warnings
+
+    loaded, evaluation = _evaluate(inputs, True)
+    chosen = select(pending_warnings(evaluation, loaded), decision, pattern, item=item,
+                    phenomenon=phenomenon)
+    for item_id, decided in chosen.decides:
+        typer.echo(json.dumps({"item": item_id, "output": decided.output,
+                               "systems": list(decided.systems), "verdict": decision},
+                              ensure_ascii=False))
+    console = _console(stderr=True)
+    what = f"{len(chosen.decides)} outputs ({chosen.outcomes} outcomes) of {chosen.scope}"
+    if dry_run or not chosen.decides:
+        console.print(f"would decide {_escape(what)} {decision}")
+        return
+    apply(loaded, chosen, annotator)
+    console.print(f"decided {_escape(what)} {decision}")

@@ -1,0 +1,28 @@
+"""Verdicts: people's decisions on outputs, and everything that helps to make them.
+
+* `store`: the ``verdicts.yaml`` files (locked, atomic, nothing replaced silently);
+* `queue`: the pending warnings in impact order, and recording a decision;
+* `conflicts`: contradicting verdicts (disagreements) and what a new verdict would change;
+* `suggest`: rule suggestions learned from verdicts; `batch`: many decisions in one step;
+* `why`: why a rule missed an output (closest partial matches);
+* `agreement`: blind re-decisions and Cohen's κ; `sheets`: spreadsheet export and import.
+
+Only the store is imported here (the rule editor and the loader need it); import the other
+modules where they are used.
+"""
+
+from .store import (
+    VERDICTS_FILE,
+    default_annotator,
+    make_verdict,
+    now,
+    record,
+    record_many,
+    remove,
+    remove_many,
+    set_note,
+    verdict_file,
+)
+
+__all__ = ["VERDICTS_FILE", "default_annotator", "make_verdict", "now", "record",
+           "record_many", "remove", "remove_many", "set_note", "verdict_file"]

@@ -1,0 +1,186 @@
+"""Warning triage without a screen: what is pending, in which order, and deciding it.
+
+A *pending decision* is one distinct output of one item that is a `warning` for at least
+one system. Identical outputs of different systems (compared without surrounding white
+space) are decided once: a verdict is recorded on the exact output, so it applies to every
+system that produced it, and to next year's outputs too.
+
+Order by *impact*: a decision that resolves an item's last open warning lets that item into
+the scores for every system (the fairness rule), which is what can move a row's first
+cluster or a system's rank; such decisions come first, those shared by more systems
+before others. Decisions that leave other warnings of the item open come after.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..errors import TestsuiteError
+from ..model import Suite, Verdict
+from .store import record, verdict_file
+
+if TYPE_CHECKING:
+    from ..evaluate import Evaluation
+
+
+@dataclass(frozen=True)
+class Pending:
+    """One decision to make.
+
+    Attributes:
+        pair: Language pair.
+        item: Item id.
+        category: The item's category.
+        phenomenon: The item's phenomenon.
+        source: The source sentence.
+        output: The output to decide on (stripped).
+        systems: Systems that produced this output and got a warning for it.
+        reason: Why it is a warning (``no-match``, ``both-regexes``, …).
+        completes: Whether deciding it resolves the item's last open warning.
+        impact: Outcomes that enter the scores when it is decided (0 if others remain).
+    """
+
+    pair: str
+    item: str
+    category: str
+    phenomenon: str
+    source: str
+    output: str
+    systems: tuple[str, ...]
+    reason: str
+    completes: bool
+    impact: int
+
+    def as_dict(self) -> dict[str, object]:
+        """JSON-ready form (for `testsuite pending`)."""
+        return {"pair": self.pair, "item": self.item, "category": self.category,
+                "phenomenon": self.phenomenon, "source": self.source, "output": self.output,
+                "systems": list(self.systems), "reason": self.reason,
+                "completes": self.completes, "impact": self.impact}
+
+
+#: One judged output: (pair, item, system, output, outcome, reason).
+Row = tuple[str, str, str, str, str, str]
+
+
+def evaluation_rows(evaluation: Evaluation) -> Iterable[Row]:
+    """The rows of an evaluation's results, as `pending_rows` reads them (no pandas)."""
+    columns = evaluation.columns
+    return zip(*(columns[name] for name in ("pair", "item", "system", "output", "outcome",
+                                            "reason")), strict=True)
+
+
+def systems_per_pair(evaluation: Evaluation) -> dict[str, int]:
+    """How many systems were evaluated per language pair (the impact of an item)."""
+    columns = evaluation.columns
+    seen: dict[str, set[str]] = {}
+    for pair, system in zip(columns["pair"], columns["system"], strict=True):
+        seen.setdefault(pair, set()).add(system)
+    return {pair: len(systems) for pair, systems in seen.items()}
+
+
+def pending_warnings(evaluation: Evaluation, suite: Suite, *,
+                     categories: Sequence[str] | None = None,
+                     phenomena: Sequence[str] | None = None,
+                     systems: Sequence[str] | None = None,
+                     order: str = "impact") -> list[Pending]:
+    """The distinct warning outputs still to decide, most useful first (or suite order).
+
+    Args:
+        evaluation: An evaluation with the current rules and verdicts.
+        suite: The suite evaluated (for sources and the suite order).
+        categories: Only items of these categories (case-insensitive).
+        phenomena: Only items of these phenomena (case-insensitive).
+        systems: Only outputs of these systems.
+        order: ``impact`` (default) or ``suite``.
+    """
+    return pending_rows(evaluation_rows(evaluation), suite, systems_per_pair(evaluation),
+                        categories=categories,
+                        phenomena=phenomena, systems=systems, order=order)
+
+
+def pending_rows(rows: Iterable[Row], suite: Suite, n_systems: dict[str, int], *,
+                 categories: Sequence[str] | None = None,
+                 phenomena: Sequence[str] | None = None,
+                 systems: Sequence[str] | None = None,
+                 order: str = "impact") -> list[Pending]:
+    """`pending_warnings` over judged rows (a triage session keeps its own, updated per item).
+
+    Args:
+        rows: Every judged output.
+        suite: The suite (for sources and the suite order).
+        n_systems: Systems evaluated per language pair (the impact of completing an item).
+        categories: Only items of these categories (case-insensitive).
+        phenomena: Only items of these phenomena (case-insensitive).
+        systems: Only outputs of these systems.
+        order: ``impact`` (default) or ``suite``.
+    """
+    if order not in ("impact", "suite"):
+        raise TestsuiteError(f"order must be 'impact' or 'suite', not {order!r}")
+    wanted = {
+        "category": {c.casefold() for c in categories or ()},
+        "phenomenon": {p.casefold() for p in phenomena or ()},
+        "system": {s.casefold() for s in systems or ()},
+    }
+    position = {key: index for index, key in enumerate(suite.items)}
+    open_outputs: dict[tuple[str, str], set[str]] = {}
+    blocked: set[tuple[str, str]] = set()  # items with a missing output never enter
+    groups: dict[tuple[str, str, str], tuple[list[str], str]] = {}
+    for pair, item_id, system, raw, outcome, reason in rows:
+        key = (pair, item_id)
+        if outcome == "missing":
+            blocked.add(key)
+        if outcome != "warning":
+            continue
+        output = raw.strip()
+        open_outputs.setdefault(key, set()).add(output)
+        if wanted["system"] and system.casefold() not in wanted["system"]:
+            continue
+        systems_of, _ = groups.setdefault((*key, output), ([], reason))
+        systems_of.append(system)
+    found = []
+    for (pair, item_id, output), (systems_of, reason) in groups.items():
+        item = suite.items.get((pair, item_id))
+        if item is None:
+            continue
+        if wanted["category"] and item.category.casefold() not in wanted["category"]:
+            continue
+        if wanted["phenomenon"] and item.phenomenon.casefold() not in wanted["phenomenon"]:
+            continue
+        completes = len(open_outputs[(pair, item_id)]) == 1 and (pair, item_id) not in blocked
+        found.append(Pending(pair, item_id, item.category, item.phenomenon, item.source,
+                             output, tuple(systems_of), reason, completes,
+                             n_systems[pair] if completes else 0))
+    if order == "impact":
+        found.sort(key=lambda p: (-p.impact, -len(p.systems), position[(p.pair, p.item)]))
+    else:
+        found.sort(key=lambda p: position[(p.pair, p.item)])
+    return found
+
+
+def decide(suite: Suite, pair: str, item_id: str, output: str, verdict: str, *,
+           annotator: str | None = None, note: str | None = None,
+           settles: bool = False) -> tuple[Path, Verdict]:
+    """Record a verdict on one exact output of one item, where the suite keeps it.
+
+    Returns:
+        The verdicts file written and the verdict as stored.
+    """
+    path = verdicts_path(suite, pair, item_id)
+    return path, record(path, pair, item_id, output, verdict, annotator, note,
+                        settles=settles)
+
+
+def verdicts_path(suite: Suite, pair: str, item_id: str) -> Path:
+    """The verdicts file of an item of the suite (see `verdict_file`).
+
+    Raises:
+        TestsuiteError: for an unknown item.
+    """
+    item = suite.items.get((pair, item_id))
+    if item is None:
+        raise TestsuiteError(f"no {pair} item {item_id!r} in the suite")
+    return verdict_file(item, suite.rule_of(item))
