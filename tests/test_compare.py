@@ -21,7 +21,7 @@ from testsuite.evaluate import evaluate
 from testsuite.inputs import load_outputs
 from testsuite.loader import load_suite
 from testsuite.runs import load_run, save_run
-from testsuite.triage import decide
+from testsuite.verdicts.queue import decide
 
 runner = CliRunner()
 ONLINE = {"Online-A", "Online-B", "Online-G", "Online-W", "Online-Y"}

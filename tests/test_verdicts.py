@@ -17,7 +17,7 @@ from testsuite.evaluate import evaluate
 from testsuite.inputs import load_outputs
 from testsuite.loader import load_suite
 from testsuite.model import Verdict
-from testsuite.triage import decide, pending_warnings
+from testsuite.verdicts.queue import decide, pending_warnings
 from testsuite.verdicts import record, remove, verdict_file
 
 runner = CliRunner()
