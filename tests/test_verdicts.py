@@ -17,8 +17,8 @@ from testsuite.evaluate import evaluate
 from testsuite.inputs import load_outputs
 from testsuite.loader import load_suite
 from testsuite.model import Verdict
-from testsuite.verdicts.queue import decide, pending_warnings
 from testsuite.verdicts import record, remove, verdict_file
+from testsuite.verdicts.queue import decide, pending_warnings
 
 runner = CliRunner()
 
