@@ -213,3 +213,29 @@ def test_a_rule_entry_with_no_verdicts(tmp_path, verdicts):
             verdicts: {verdicts}
     """)
     assert len(load_suite([tmp_path])) == 2
+
+
+def test_parsed_files_are_cached_by_content_and_a_change_is_read(tmp_path, dfki_dir,
+                                                                  monkeypatch):
+    import shutil
+
+    from testsuite.loader import load
+
+    monkeypatch.setenv("TESTSUITE_CACHE_DIR", str(tmp_path / "cache"))
+    suite = tmp_path / "dfki"
+    shutil.copytree(dfki_dir, suite)
+    fresh = load([suite], cache=False)
+    first, again = load([suite]), load([suite])
+    for loaded in (first, again):
+        assert loaded.suite.items == fresh.suite.items
+        assert loaded.suite.rules == fresh.suite.rules
+        assert loaded.problems == fresh.problems
+    assert len(list((tmp_path / "cache").glob("yaml-*.json"))) == len(fresh.files)
+    # A verdict written since: that file is read again, the others come from the cache.
+    (suite / "rules" / "de-en" / "verdicts.yaml").write_text(
+        'pair: de-en\nrules:\n  - item: "00001001"\n    verdicts:\n'
+        '      - {output: "It is raining.", verdict: pass, annotator: me}\n', encoding="utf-8")
+    changed = load([suite])
+    rule = changed.suite.rules[("de-en", "00001001")]
+    assert [v.output for v in rule.verdicts] == ["It is raining."]
+    assert changed.suite.rules == load([suite], cache=False).suite.rules

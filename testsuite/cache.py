@@ -96,3 +96,17 @@ def write_json(name: str, data: Any) -> None:
     with contextlib.suppress(OSError, TestsuiteError):
         write_text(folder / name, json.dumps(data, ensure_ascii=False, separators=(",", ":")),
                    private=True)
+
+
+def prune(pattern: str, keep: int) -> None:
+    """Keep at most `keep` cache files matching `pattern`: beyond that, drop the older half."""
+    folder = cache_dir()
+    if folder is None:
+        return
+    with contextlib.suppress(OSError):
+        files = list(folder.glob(pattern))
+        if len(files) <= keep:
+            return
+        files.sort(key=lambda f: f.stat().st_mtime)
+        for old in files[: len(files) - keep // 2]:
+            old.unlink(missing_ok=True)

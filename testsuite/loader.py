@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from .cache import read_json, write_json
+from .cache import prune, read_json, write_json
 from .errors import Problem, TestsuiteError
 from .matching import CompiledRule, RegexCache
 from .model import VERDICTS, Item, Rule, Suite, Verdict, pair_code
@@ -69,7 +69,8 @@ def yaml_files(paths: Iterable[Path]) -> list[Path]:
 class _Reader:
     """Turns loaded YAML into items and rules, collecting problems."""
 
-    def __init__(self) -> None:
+    def __init__(self, cache: bool = False) -> None:
+        self.cache = cache  # read parsed files from the user's cache (see `_parsed`)
         self.suite = Suite()
         self.problems: list[Problem] = []
         self.rule_files: list[tuple[str, list[Rule]]] = []
@@ -131,7 +132,7 @@ class _Reader:
 
     def read(self, file: Path) -> None:
         try:
-            data = load_yaml(file)
+            data = _parsed(file) if self.cache else load_yaml(file)
         except TestsuiteError as exc:
             self.problems.extend(exc.problems)
             return
@@ -370,7 +371,7 @@ def load(paths: Iterable[Path | str], *, cache: bool = True) -> LoadResult:
         cached = _from_cache(key)
         if cached is not None:
             return cached
-    reader = _Reader()
+    reader = _Reader(cache)
     reader.problems.extend(missing)
     for file in files:
         reader.read(file)
@@ -383,6 +384,48 @@ def load(paths: Iterable[Path | str], *, cache: bool = True) -> LoadResult:
 
 #: Bumped whenever what the loader produces changes, so that old cache entries are not used.
 _CACHE_FORMAT = 1
+#: Parsed files kept in the cache folder (the oldest half is removed beyond this).
+MAX_PARSED_FILES = 4000
+
+
+def _parsed(file: Path) -> Any:
+    """A YAML file as loaded (`yamlio.load_yaml`), from the cache when its bytes are known.
+
+    The whole-suite cache misses as soon as any file changes (each verdict rewrites
+    ``verdicts.yaml``); then only the changed files are parsed again and the others come
+    from here, keyed by their content alone. Files holding values JSON cannot keep as they
+    are (dates, non-text keys) are always parsed.
+    """
+    try:
+        data = file.read_bytes()
+    except OSError:
+        return load_yaml(file)  # reports the problem
+    key = hashlib.blake2b(data + f"|{_CACHE_FORMAT}".encode(), digest_size=16).hexdigest()
+    name = f"yaml-{key}.json"
+    found = read_json(name)
+    if found is not None:
+        return found
+    loaded = load_yaml(file)
+    if _plain(loaded):
+        write_json(name, loaded)
+        prune("yaml-*.json", MAX_PARSED_FILES)
+    return loaded
+
+
+def _plain(value: Any) -> bool:
+    """Whether JSON keeps `value` exactly: text keys, and only JSON's own value types."""
+    stack = [value]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, dict):
+            if not all(isinstance(k, str) for k in current):
+                return False
+            stack.extend(current.values())
+        elif isinstance(current, list):
+            stack.extend(current)
+        elif not (current is None or isinstance(current, (str, int, float, bool))):
+            return False
+    return True
 
 
 def _content_key(files: list[Path]) -> str | None:
