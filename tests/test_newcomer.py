@@ -139,15 +139,19 @@ def test_terminal_shows_what_was_asked(workspace: Path, data: Path) -> None:
         "category", "micro", "category-macro"}
 
 
-def test_a_saved_run_is_read_by_every_command(workspace: Path, data: Path) -> None:
+def test_a_saved_run_is_read_by_every_command(workspace: Path, data: Path, wmt,
+                                              dfki_suite) -> None:
+    from testsuite.reports.render import render
+    from testsuite.scoring import score
+
     code, _ = run("evaluate", str(data / "wmt21" / "txt-ts"), "--pair", "de-en", "--suite",
                   "dfki", "-q", "--save", "runs/wmt21-de-en", "--campaign", "wmt21")
     assert code == 0
     metadata = json.loads((workspace / "runs" / "wmt21-de-en" / "run.json").read_text())
     assert metadata["suite"] == [str((workspace / "dfki").resolve())]
-    direct = json.loads(run("score", str(data / "wmt21" / "txt-ts"), "--pair", "de-en",
-                            "--suite", "dfki", "-q", "--format", "json")[1])
-    # No --suite: the run knows its suite.
+    # Scored straight from the outputs (the shared evaluation) ...
+    direct = json.loads(render([score(wmt("wmt21", "de-en"), dfki_suite, "de-en")], "json"))
+    # ... and from the run, with no --suite: the run knows its suite.
     from_run = json.loads(run("score", "runs/wmt21-de-en", "-q", "--format", "json")[1])
     assert from_run["rows"] == direct["rows"] and from_run["signature"] == direct["signature"]
     for command in (["item-analysis", "runs/wmt21-de-en", "-q"],

@@ -327,7 +327,8 @@ def load_run(path: Path, suite: Suite | None = None, timeout: float | None = Non
         for (pair, system), outputs in by_system.items()]
     evaluation = evaluate(suite, systems, timeout=timeout, known=known,
                           normalise=profile(matched_under))
-    rejudged = len(usable - {(p, i) for p, i, _ in known})
+    with_outputs = {(pair, item) for (pair, _), outputs in by_system.items() for item in outputs}
+    rejudged = len(with_outputs - {(p, i) for p, i, _ in known})
     return Run(metadata.get("name") or path.name, metadata.get("campaign"),
                metadata.get("year"), path, evaluation,
                [e.system for e in evaluation.excluded], removed, changed, sources, rejudged,

@@ -1,0 +1,300 @@
+"""The triage app, continued: rule edits, filters, notes, jumps, batches, hostile text, 80×24.
+
+A second file so that the test runner can run it beside tests/test_tui.py (the two are the
+slowest files of the suite); the project fixture and helpers are those of test_tui.py.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+import yaml
+from textual import events
+from textual.widgets import DataTable, Footer, Input
+from typer.testing import CliRunner
+
+from testsuite.loader import lint
+from testsuite.matching import RegexCache
+from testsuite.tui import TriageOptions, run_triage
+from testsuite.tui.app import TriageApp
+from testsuite.tui.filters import Filters
+from testsuite.tui.render import NEGATIVE, POSITIVE, highlight
+from testsuite.tui.screens import PromptScreen, RegexScreen
+from testsuite.tui.session import TriageSession
+
+from .test_tui import (  # the fixture is used by name (see pyproject: F811)
+    BOHNEN,
+    ERZAEHLT,
+    KLACKS,
+    MWE_RULES,
+    NEGATION_RULES,
+    NICHT,
+    current,
+    drafts,
+    drive,
+    options,
+    outcome,
+    project,
+    queue,
+    verdicts,
+)
+
+
+def test_regex_edit_previews_then_saves(project: Path) -> None:
+    rules = project / "rules" / "en-de" / "mwe.yaml"
+
+    async def scenario(app: TriageApp, pilot: object) -> None:
+        await pilot.press("j", "j", "e")  # type: ignore[attr-defined]
+        screen = app.screen
+        assert isinstance(screen, RegexScreen)
+        assert screen.changes == []  # the current pattern changes nothing
+        await pilot.press(*"|(erzählt")  # type: ignore[attr-defined]
+        assert screen.error is not None and "does not compile" in screen.error
+        await pilot.press("enter")  # type: ignore[attr-defined]  # refused: still open
+        assert app.screen is screen
+        await pilot.press("backspace", "backspace", "backspace", "backspace",  # type: ignore[attr-defined]
+                          "backspace", "backspace", "backspace", "backspace", *"erzählt")
+        assert screen.error is None
+        # the preview, before anything is saved: both systems' shared output would pass
+        assert [(c.system, c.old, c.new) for c in screen.changes] == [
+            ("Online-A", "warning", "pass"), ("Online-B", "warning", "pass")]
+        assert screen.query_one("#regex-preview").row_count == 2
+        assert rules.read_text(encoding="utf-8") == MWE_RULES
+        await pilot.press("enter")  # type: ignore[attr-defined]
+        assert not isinstance(app.screen, RegexScreen)
+        assert queue(app) == [BOHNEN, KLACKS, NICHT]  # the resolved output left the queue
+        assert current(app) == BOHNEN  # still on idiom-01
+        assert app.session.progress().resolved == 1
+
+    drive(project, scenario)
+    text = rules.read_text(encoding="utf-8")
+    assert text == MWE_RULES.replace("'ausgeplaudert|verraten'",
+                                     "'ausgeplaudert|verraten|erzählt'")
+    assert "# Idioms: the positive patterns are deliberately narrow" in text
+    assert verdicts(project) == []  # a rule edit is not a verdict
+    assert outcome(project, "Online-B", "idiom-01") == ("pass", "positive-regex")
+
+
+def test_negative_regex_edit_and_cancel(project: Path) -> None:
+    rules = project / "rules" / "en-de" / "negation.yaml"
+
+    async def scenario(app: TriageApp, pilot: object) -> None:
+        await pilot.press("j", "E")  # type: ignore[attr-defined]
+        screen = app.screen
+        assert isinstance(screen, RegexScreen) and screen.field == "negative_regex"
+        await pilot.press(*"noch nicht")  # type: ignore[attr-defined]
+        assert [(c.system, c.new) for c in screen.changes] == [("Online-A", "fail")]
+        await pilot.press("escape")  # type: ignore[attr-defined]
+        assert rules.read_text(encoding="utf-8") == NEGATION_RULES
+        assert len(queue(app)) == 4
+        await pilot.press("E", *"noch nicht", "enter")  # type: ignore[attr-defined]
+        assert queue(app) == [KLACKS, ERZAEHLT, BOHNEN]
+
+    drive(project, scenario)
+    assert rules.read_text(encoding="utf-8") == NEGATION_RULES + "    negative_regex: " \
+        "'noch nicht'\n"
+    assert outcome(project, "Online-A", "neg-02") == ("fail", "negative-regex")
+
+
+async def submit(app: TriageApp, pilot: object, text: str) -> None:
+    """Replace the text of the open prompt's input (as typing would) and press enter."""
+    app.screen.query_one(Input).value = text
+    await pilot.press("enter")  # type: ignore[attr-defined]
+
+
+def test_filter_in_the_app(project: Path) -> None:
+    async def scenario(app: TriageApp, pilot: object) -> None:
+        await pilot.press("slash", *"category=negation", "enter")  # type: ignore[attr-defined]
+        assert queue(app) == [NICHT]
+        await pilot.press("slash")  # type: ignore[attr-defined]
+        assert app.screen.query_one(Input).value == "category=negation"  # the current one
+        await submit(app, pilot, "system=Online-C")
+        assert queue(app) == [BOHNEN]
+        await pilot.press("slash")  # type: ignore[attr-defined]
+        await submit(app, pilot, "colour=red")
+        assert isinstance(app.screen, PromptScreen)  # refused, with the message
+        assert "category, phenomenon, system" in (app.screen.error or "")
+        await submit(app, pilot, "phenomenon=Idiom system=Online-B")
+        assert queue(app) == [ERZAEHLT]
+        assert app.session.entries[0].systems == ("Online-B",)
+        await pilot.press("slash", "ctrl+u", "enter")  # type: ignore[attr-defined]
+        assert len(queue(app)) == 4  # empty clears
+
+    drive(project, scenario)
+
+
+def test_filter_from_the_options(project: Path) -> None:
+    async def scenario(app: TriageApp, pilot: object) -> None:
+        assert queue(app) == [KLACKS, ERZAEHLT]
+        assert app.session.progress().remaining == 4  # progress counts everything
+
+    drive(project, scenario, categories=("MWE",), systems=("Online-A",))
+
+
+def test_a_note_is_saved_when_typed_and_kept_across_sessions(project: Path) -> None:
+    async def first(app: TriageApp, pilot: object) -> None:
+        await pilot.press("n", *"paraphrase", "enter", "right", "q")  # type: ignore[attr-defined]
+
+    drive(project, first)
+    assert [(d["item"], d["note"]) for d in drafts(project)] == [("idiom-02", "paraphrase")]
+    assert verdicts(project) == []  # a draft is not a verdict
+
+    async def second(app: TriageApp, pilot: object) -> None:
+        assert app.session is not None and app.session.note(app.session.entries[0]) \
+            == "paraphrase"
+        await pilot.press("p")  # type: ignore[attr-defined]  # the note goes with the verdict
+        assert drafts(project) == []
+        # a note added to an existing decision goes into that verdict at once
+        await pilot.press("k", "n", "ctrl+u", *"idiomatic", "enter")  # type: ignore[attr-defined]
+
+    drive(project, second)
+    assert verdicts(project) == [("idiom-02", KLACKS[2], "pass", "tester", "idiomatic")]
+
+
+def test_keys_typed_right_after_a_prompt_key_are_not_lost(project: Path) -> None:
+    async def scenario(app: TriageApp, pilot: object) -> None:
+        # The keys go to the app's queue one after the other with no pause in between: the
+        # note's letters reach the note (the "f" of "fast" does not decide fail), and the
+        # "p" typed after its enter decides pass once the prompt is closed.
+        for key in ("n", *"fast", "enter", "p"):
+            app.post_message(events.Key(key, key if len(key) == 1 else None))
+        for _ in range(100):  # however slow the machine: until the pass is saved
+            await pilot.pause(0.05)  # type: ignore[attr-defined]
+            if verdicts(project):
+                break
+
+    drive(project, scenario)
+    assert verdicts(project) == [("idiom-02", KLACKS[2], "pass", "tester", "fast")]
+
+
+def test_jump_by_item_id_or_text(project: Path) -> None:
+    async def scenario(app: TriageApp, pilot: object) -> None:
+        await pilot.press("g", *"neg-02", "enter")  # type: ignore[attr-defined]
+        assert current(app) == NICHT
+        await pilot.press("g", *"bohnen", "enter")  # type: ignore[attr-defined]
+        assert current(app) == BOHNEN  # text of an output, any case
+        await pilot.press("g", *"piece of cake", "enter")  # type: ignore[attr-defined]
+        assert current(app) == KLACKS  # text of the source
+        await pilot.press("g", *"nowhere", "enter")  # type: ignore[attr-defined]
+        assert current(app) == KLACKS
+
+    drive(project, scenario)
+
+
+def test_batch_decides_matching_outputs_and_undo_takes_it_back_as_one(project: Path) -> None:
+    async def scenario(app: TriageApp, pilot: object) -> None:
+        await pilot.press("j", "j", "b")  # type: ignore[attr-defined]  # on idiom-01
+        await pilot.press("ctrl+f")  # type: ignore[attr-defined]
+        screen = app.screen
+        assert [d.output for _, d in screen.chosen.decides] == [  # type: ignore[attr-defined]
+            ERZAEHLT[2], BOHNEN[2]]
+        await pilot.press(*"Bohnen", "enter")  # type: ignore[attr-defined]
+        assert verdicts(project) == [("idiom-01", BOHNEN[2], "fail", "tester", None)]
+        await pilot.press("b", "ctrl+s")  # type: ignore[attr-defined]  # the phenomenon Idiom
+        assert {d.output for _, d in app.screen.chosen.decides} == {  # type: ignore[attr-defined]
+            ERZAEHLT[2], KLACKS[2]}
+        await pilot.press("enter")  # type: ignore[attr-defined]
+        assert len(verdicts(project)) == 3
+        await pilot.press("u")  # type: ignore[attr-defined]  # the whole second batch
+        assert verdicts(project) == [("idiom-01", BOHNEN[2], "fail", "tester", None)]
+
+    drive(project, scenario)
+
+
+HOSTILE = {"[red]Sys": ["x one [/] two", "[bold red]boom[/bold red]", "a", "b", "c"]}
+
+
+def test_outputs_and_names_are_shown_literally_never_as_markup(project: Path) -> None:
+    for name, lines in HOSTILE.items():
+        (project / "outputs" / f"{name}.txt").write_text("\n".join(lines) + "\n", "utf-8")
+
+    async def scenario(app: TriageApp, pilot: object) -> None:
+        await pilot.press("g", *"x one", "enter")  # type: ignore[attr-defined]
+        assert current(app) == ("en-de", "idiom-01", "x one [/] two")
+        table = app.query_one("#systems", DataTable)
+        cells = [str(c) for row in range(table.row_count) for c in table.get_row_at(row)]
+        assert "x one [/] two" in cells and "[red]Sys" in cells
+        await pilot.press("e", "end", *"|one")  # type: ignore[attr-defined]  # the preview
+        preview = app.screen.query_one("#regex-preview", DataTable)
+        assert [str(c) for c in preview.get_row_at(0)][0::3] == ["[red]Sys", "x one [/] two"]
+        await pilot.press("escape", "g", *"boom", "enter", "n", *"[b]note", "enter")  # type: ignore[attr-defined]
+        assert "[bold red]boom[/bold red]" in str(app.query_one("#heading").render()) or \
+            current(app) == ("en-de", "idiom-02", "[bold red]boom[/bold red]")
+        await pilot.press("p")  # type: ignore[attr-defined]
+
+    drive(project, scenario)
+    assert ("idiom-02", "[bold red]boom[/bold red]", "pass", "tester", "[b]note") \
+        in verdicts(project)
+
+
+def test_80_by_24_every_panel_is_on_screen_and_scrolls(project: Path) -> None:
+    many = {f"Sys-{n:02d}": [f"Tom hat es {n} Mal erzählt.", "Die Prüfung war leicht.",
+                             "x", "y", "z"] for n in range(12)}
+    for name, lines in many.items():
+        (project / "outputs" / f"{name}.txt").write_text("\n".join(lines) + "\n", "utf-8")
+
+    async def scenario(app: TriageApp, pilot: object) -> None:
+        await pilot.press("g", *"idiom-01", "enter")  # type: ignore[attr-defined]
+        for name in ("entry", "rule-box", "systems", "progress"):
+            region = app.query_one(f"#{name}").region
+            assert region.height >= 2 and region.bottom <= 23, name
+        footer = app.query_one(Footer)
+        assert footer.region.bottom == 24
+        shown = [k.binding.description for k in app.active_bindings.values() if k.binding.show]
+        assert "quit" in shown[:4]  # early in the footer, never cut off
+        table = app.query_one("#systems", DataTable)
+        assert table.row_count == 15 and table.max_scroll_y > 0
+        assert app.panel == "systems"
+        await pilot.press("down", "down", "pagedown")  # type: ignore[attr-defined]
+        assert table.scroll_y > 0
+        await pilot.press("tab")  # type: ignore[attr-defined]
+        assert app.panel == "entry" and app.query_one("#entry").has_class("scrolling")
+        await pilot.press("tab", "down")  # type: ignore[attr-defined]
+        assert app.panel == "rule-box"
+        assert current(app)[1] == "idiom-01"  # type: ignore[index]  # ↑/↓ never moved the queue
+
+    app = TriageApp(TriageSession.load(options(project)))
+
+    async def run() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await scenario(app, pilot)
+
+    asyncio.run(run())
+
+
+def test_accepting_a_suggestion_writes_pattern_and_examples_and_undo_restores(
+        project: Path) -> None:
+    (project / "outputs" / "Online-D.txt").write_text(
+        "Tom hat endlich alles erzählt, sagt man.\nx\ny\nz\nw\n", encoding="utf-8")
+    rules = project / "rules" / "en-de" / "mwe.yaml"
+    paraphrase = ("en-de", "idiom-01", "Tom hat endlich alles erzählt, sagt man.")
+
+    async def scenario(app: TriageApp, pilot: object) -> None:
+        assert app.session is not None
+        while current(app) != ERZAEHLT:
+            await pilot.press("j")  # type: ignore[attr-defined]
+        assert app.session.suggestions() == []  # nothing decided on the item yet
+        await pilot.press("p")  # type: ignore[attr-defined]
+        found = app.session.suggestions(next(e for e in app.session.entries
+                                             if (e.pair, e.item, e.output) == paraphrase))
+        assert found and [d.output for d in found[0].decides] == [paraphrase[2]]
+        while current(app) != paraphrase:
+            await pilot.press("j")  # type: ignore[attr-defined]
+        assert "suggestion (a accepts)" in str(app.query_one("#suggestion").render())
+        await pilot.press("a")  # type: ignore[attr-defined]
+        assert paraphrase not in queue(app)
+        text = rules.read_text(encoding="utf-8")
+        assert text == MWE_RULES.replace(
+            "'ausgeplaudert|verraten'", f"'ausgeplaudert|verraten|{found[0].learned}'").replace(
+            "  - item: 'idiom-02'\n", "    examples:\n      pass:\n        - "
+            "'Tom hat endlich alles erzählt.'\n  - item: 'idiom-02'\n")
+        assert not [p for p in lint([project / "suites", project / "rules"]).problems
+                    if p.fatal]
+        await pilot.press("u")  # type: ignore[attr-defined]
+        assert rules.read_text(encoding="utf-8") == MWE_RULES
+        assert paraphrase in queue(app)
+
+    drive(project, scenario)
+    assert verdicts(project) == [("idiom-01", ERZAEHLT[2], "pass", "tester", None)]
