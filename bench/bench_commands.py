@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import resource
 import shutil
 import statistics
 import subprocess
@@ -40,13 +39,15 @@ BIN = Path(sys.executable).parent
 
 def timed(command: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, float]:
     """Wall seconds and peak resident MiB of one fresh process."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     start = time.perf_counter()
-    subprocess.run(command, cwd=cwd, env=env, check=True, stdout=subprocess.DEVNULL,
-                   stderr=subprocess.DEVNULL)
+    child = subprocess.Popen(command, cwd=cwd, env=env, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(child.pid, 0)
     wall = time.perf_counter() - start
-    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    return wall, max(peak, before) / 1024
+    child.returncode = os.waitstatus_to_exitcode(status)
+    if child.returncode:
+        raise subprocess.CalledProcessError(child.returncode, command)
+    return wall, usage.ru_maxrss / 1024
 
 
 def main() -> None:

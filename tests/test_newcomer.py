@@ -161,3 +161,54 @@ def test_a_saved_run_is_read_by_every_command(workspace: Path, data: Path, wmt,
         assert code == 0, output
     code, output = run("score", "runs/wmt21-de-en", str(data / "wmt21" / "txt-ts"))
     assert code == 1 and "a saved run is read on its own" in output
+
+
+def test_an_unchanged_evaluation_is_not_judged_twice(tmp_path: Path, data: Path, dfki_dir: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """score, then report, then plot on the same outputs: judged once; any change is seen."""
+    import shutil
+
+    from testsuite import evaluate as evaluate_module
+    from testsuite.inputs import InputSpec, load_evaluation
+
+    monkeypatch.setenv("TESTSUITE_CACHE_DIR", str(tmp_path / "cache"))
+    suite_dir = tmp_path / "dfki"
+    shutil.copytree(dfki_dir, suite_dir)
+    outputs = tmp_path / "outputs"
+    shutil.copytree(data / "wmt21" / "txt-ts", outputs, symlinks=True)
+    spec = InputSpec((outputs,), pair="de-en", suite=(suite_dir,))
+    calls = []
+    real = evaluate_module.evaluate
+
+    def counting(*args, **kwargs):
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(evaluate_module, "evaluate", counting)
+    _, first = load_evaluation(spec)
+    _, again = load_evaluation(spec)
+    assert len(calls) == 1  # the second came from the cache ...
+    assert again.columns == first.columns and again.located["de-en"].lines == \
+        first.located["de-en"].lines  # ... and is the same evaluation
+    # Another option, a new verdict, or a changed output file: judged again.
+    load_evaluation(InputSpec((outputs,), pair="de-en", suite=(suite_dir,),
+                              normalise="typographic"))
+    assert len(calls) == 2
+    from testsuite.loader import load_suite
+    from testsuite.verdicts.queue import decide
+
+    columns = first.columns
+    row = columns["outcome"].index("warning")
+    decide(load_suite([suite_dir]), "de-en", columns["item"][row], columns["output"][row],
+           "pass", annotator="test")
+    _, decided = load_evaluation(spec)
+    assert len(calls) == 3
+    assert decided.columns["outcome"][row] == "pass"
+    hypothesis = outputs / "system-outputs" / f"newstest2021.de-en.hyp.{columns['system'][row]}.en"
+    text = hypothesis.read_text(encoding="utf-8")
+    hypothesis.unlink()  # a copy of the file, not the shared data
+    hypothesis.write_text(text.replace(columns["output"][row], "Something else entirely."),
+                          encoding="utf-8")
+    _, changed = load_evaluation(spec)
+    assert len(calls) == 4
+    assert changed.columns["output"][row] == "Something else entirely."

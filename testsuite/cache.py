@@ -1,8 +1,10 @@
 """The user's cache folder, and what may be trusted in it.
 
-Two caches make a fresh process fast: compiled regexes (`matching.RegexCache`) and parsed
-suites (`loader.load`, as JSON keyed by the content of every suite file). Either may be
-deleted at any time; a missing, foreign or damaged cache file is ignored and rewritten.
+Caches make a fresh process fast: compiled regexes (`matching.RegexCache`), parsed suites
+(`loader.load`, as JSON keyed by the content of the suite files), and evaluations of
+unchanged inputs (`inputs.load_evaluation`, `runs.load_run`: keyed by the suite's content,
+the size and time of every input file, and every option that changes an outcome). Any may
+be deleted at any time; a missing, foreign or damaged cache file is ignored and rewritten.
 
 A cache folder someone else can write (a shared or restored ``$TESTSUITE_CACHE_DIR``) could
 make the engine judge with other rules or, for the regex pickle, run their code: a cache
@@ -16,13 +18,14 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import pickle
 import stat
 import warnings
 from pathlib import Path
 from typing import Any
 
 from .errors import TestsuiteError, TestsuiteWarning
-from .files import write_text
+from .files import write_bytes, write_text
 
 
 def cache_dir() -> Path | None:
@@ -110,3 +113,34 @@ def prune(pattern: str, keep: int) -> None:
         files.sort(key=lambda f: f.stat().st_mtime)
         for old in files[: len(files) - keep // 2]:
             old.unlink(missing_ok=True)
+
+
+def read_pickle(path: Path) -> Any | None:
+    """A pickled cache entry, or None if absent, untrusted (loading a pickle runs code, so
+    only the user's own private file is loaded) or unreadable."""
+    if not trusted(path):
+        return None
+    try:
+        with path.open("rb") as handle:
+            return pickle.load(handle)  # noqa: S301 - the user's own private cache file
+    except Exception:  # a truncated or foreign file is simply not used
+        return None
+
+
+def write_pickle(path: Path, value: Any) -> None:
+    """Store a pickled cache entry, privately; failing to write a cache is not worth stopping
+    for, and nothing is written into a folder others can write."""
+    if distrust(path.parent):
+        return
+    with contextlib.suppress(OSError, TestsuiteError, pickle.PicklingError):
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        write_bytes(path, pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL), private=True)
+
+
+def file_stamp(path: Path) -> str:
+    """What identifies a file's version for a cache key: its path, size and times."""
+    try:
+        info = Path(path).stat()
+    except OSError:
+        return f"{path}:missing"
+    return f"{Path(path).resolve()}:{info.st_size}:{info.st_mtime_ns}:{info.st_ctime_ns}"

@@ -100,6 +100,11 @@ class Evaluation:
         """Language pairs with outcomes, in order of first appearance."""
         return list(dict.fromkeys(self.columns["pair"]))
 
+    def cacheable(self) -> Evaluation:
+        """This evaluation without its DataFrame (rebuilt on demand), for the cache."""
+        return Evaluation(self.columns, self.systems, self.excluded, self.identical,
+                          self.located, self.inputs, self.normalise)
+
     def counts(self) -> dict[tuple[str, str], dict[str, int]]:
         """Outcome counts per (pair, system), systems in evaluation order (no pandas)."""
         found: dict[tuple[str, str], dict[str, int]] = {}

@@ -8,11 +8,13 @@ outputs of each system, whatever their form.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .cache import cache_dir, file_stamp, prune, read_pickle, write_pickle
 from .errors import Problem, TestsuiteError
 from .files import check_encoding
 from .matching import DEFAULT_TIMEOUT
@@ -63,6 +65,33 @@ class InputSpec:
         return list(self.suite) or bundled_suite_paths()
 
 
+#: Evaluations kept in the cache folder (the oldest half is removed beyond this).
+MAX_EVALUATIONS = 40
+
+
+def _evaluation_key(spec: InputSpec, suite: Suite) -> Path | None:
+    """Cache file of the evaluation of `spec` with `suite`, or None when not cacheable.
+
+    Keyed by the suite's content, every option that changes an outcome, and the path, size
+    and times of every input file (as build tools decide what changed), so that running
+    `score`, then `report`, then `plot` on the same outputs judges them once.
+    """
+    from . import __version__
+
+    folder = cache_dir()
+    if folder is None or suite.key is None:
+        return None
+    try:
+        hyps, sources = discover(list(spec.outputs), pair_code(spec.pair) if spec.pair else None)
+    except TestsuiteError:
+        return None  # load_outputs reports it
+    parts = [__version__, suite.key, spec.pair, spec.encoding, spec.timeout, spec.normalise,
+             spec.repeated, *(file_stamp(p) for p in (*hyps, *sources)),
+             *(file_stamp(p) for p in (spec.source, spec.ids) if p is not None)]
+    digest = hashlib.blake2b(repr(parts).encode("utf-8", "surrogateescape"), digest_size=16)
+    return folder / f"evaluation-{digest.hexdigest()}.pickle"
+
+
 def load_evaluation(spec: InputSpec, progress: Callable[[int], None] | None = None,
                     total: Callable[[int], None] | None = None,
                     regex_cache: RegexCache | None = None) -> tuple[Suite, Evaluation]:
@@ -78,7 +107,7 @@ def load_evaluation(spec: InputSpec, progress: Callable[[int], None] | None = No
     Returns:
         The suite and the evaluation.
     """
-    from .evaluate import evaluate
+    from .evaluate import Evaluation, evaluate
     from .loader import load_suite
     from .normalise import profile
     from .runs import is_run, load_run
@@ -94,13 +123,21 @@ def load_evaluation(spec: InputSpec, progress: Callable[[int], None] | None = No
                 "RUN RUN…`)", file=str(runs[0])))
         run = load_run(runs[0], load_suite(list(spec.suite)) if spec.suite else None,
                        timeout=spec.timeout, normalise=spec.normalise,
-                       renormalise=spec.normalise is not None)
+                       renormalise=spec.normalise is not None, cache=True)
         if spec.pair and pair_code(spec.pair) not in run.evaluation.pairs:
             raise TestsuiteError(Problem(f"the run has no {pair_code(spec.pair)} outputs (it "
                                          f"has: {', '.join(run.evaluation.pairs)})",
                                          file=str(runs[0])))
         return run.suite, run.evaluation
     suite = load_suite(spec.suite_paths())
+    key = _evaluation_key(spec, suite)
+    cached = read_pickle(key) if key is not None else None
+    if isinstance(cached, Evaluation):
+        if total is not None:
+            total(len(cached.columns["item"]))
+        if progress is not None:
+            progress(len(cached.columns["item"]))
+        return suite, cached
     systems, located = load_outputs(suite, list(spec.outputs), pair=spec.pair,
                                     source=spec.source, ids=spec.ids, encoding=spec.encoding,
                                     suite_paths=list(spec.suite), repeated=spec.repeated)
@@ -108,6 +145,9 @@ def load_evaluation(spec: InputSpec, progress: Callable[[int], None] | None = No
         total(sum(len(s.outputs) for s in systems))
     evaluation = evaluate(suite, systems, timeout=spec.timeout, located=located,
                           progress=progress, normalise=normalise, regex_cache=regex_cache)
+    if key is not None:
+        write_pickle(key, evaluation.cacheable())
+        prune("evaluation-*.pickle", MAX_EVALUATIONS)
     return suite, evaluation
 
 

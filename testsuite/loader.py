@@ -370,6 +370,7 @@ def load(paths: Iterable[Path | str], *, cache: bool = True) -> LoadResult:
     if key is not None:
         cached = _from_cache(key)
         if cached is not None:
+            cached.suite.key = key
             return cached
     reader = _Reader(cache)
     reader.problems.extend(missing)
@@ -379,6 +380,7 @@ def load(paths: Iterable[Path | str], *, cache: bool = True) -> LoadResult:
     result = LoadResult(reader.suite, reader.problems, files)
     if key is not None:
         write_json(f"suite-{key}.json", _to_json(result))
+        result.suite.key = key
     return result
 
 

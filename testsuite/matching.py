@@ -7,8 +7,6 @@ default VERSION0 flags it follows `re` semantics, which the DFKI rules were writ
 
 from __future__ import annotations
 
-import contextlib
-import pickle
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,9 +14,7 @@ from typing import Any
 
 import regex
 
-from .cache import cache_dir, distrust, trusted
-from .errors import TestsuiteError
-from .files import write_bytes
+from .cache import cache_dir, read_pickle, write_pickle
 from .model import DISAGREEMENT, Outcome, Rule, standing_verdicts
 from .normalise import Profile
 from .values import seconds
@@ -82,13 +78,7 @@ class RegexCache:
 
     @staticmethod
     def _load(path: Path) -> dict[str, Any]:
-        if not trusted(path):  # a pickle others can write could run their code
-            return {}
-        try:
-            with path.open("rb") as handle:
-                stored = pickle.load(handle)  # noqa: S301 - the user's own cache file
-        except Exception:  # a missing, truncated or foreign file is simply not used
-            return {}
+        stored = read_pickle(path)  # only the user's own private file: a pickle runs code
         if not isinstance(stored, dict) or not all(
                 isinstance(k, str) and isinstance(v, regex.Pattern) for k, v in stored.items()):
             return {}
@@ -128,12 +118,8 @@ class RegexCache:
         merged = {**self._stored, **self._compiled}
         if len(merged) > MAX_CACHED:
             merged = dict(self._compiled)
-        if distrust(self._path.parent):
-            return  # others could replace what we write; `trusted` says so when reading
-        with contextlib.suppress(OSError, TestsuiteError):
-            write_bytes(self._path, pickle.dumps(merged, protocol=pickle.HIGHEST_PROTOCOL),
-                        private=True)
-            self._stored, self._new = merged, 0
+        write_pickle(self._path, merged)
+        self._stored, self._new = merged, 0
 
 
 def regex_error(pattern: str) -> str | None:

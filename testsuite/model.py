@@ -122,10 +122,14 @@ class Suite:
 
     Items keep the order of the files they were read from (files sorted by name), which is
     the order of `testsuite sources` and of every report.
+
+    ``key`` identifies the content of the files the suite was loaded from (set by the
+    loader; None for a suite built in code): caches of work done with the suite use it.
     """
 
     items: dict[tuple[str, str], Item] = field(default_factory=dict)
     rules: dict[tuple[str, str], Rule] = field(default_factory=dict)
+    key: str | None = field(default=None, compare=False)
 
     @property
     def pairs(self) -> list[str]:

@@ -21,12 +21,14 @@ out with a note.
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import __version__
+from .cache import cache_dir, file_stamp, prune, read_pickle, write_pickle
 from .errors import Problem, TestsuiteError, describe
 from .files import read_json, read_text, write_text
 from .matching import DEFAULT_TIMEOUT
@@ -119,6 +121,10 @@ def _records(path: Path, required: tuple[str, ...]) -> list[dict[str, Any]]:
                 problems.append(Problem(f"not a JSON line: {why}", str(path), number))
         if problems:
             raise TestsuiteError(problems)
+    # The common case, checked in bulk: every record an object with text in every field.
+    if {type(r) for r in records} <= {dict} and all(
+            {type(r.get(key)) for r in records} <= {str} for key in required):
+        return records
     for (number, _), record in zip(numbered, records, strict=True):
         if not isinstance(record, dict):
             problems.append(Problem(f"expected an object with {', '.join(required)}, not "
@@ -256,7 +262,8 @@ def read_metadata(path: Path) -> dict[str, Any]:
 
 
 def load_run(path: Path, suite: Suite | None = None, timeout: float | None = None,
-             normalise: str | None = None, renormalise: bool = False) -> Run:
+             normalise: str | None = None, renormalise: bool = False,
+             cache: bool = False) -> Run:
     """Load a run and bring its outcomes up to date with the current suite and rules.
 
     Args:
@@ -267,11 +274,11 @@ def load_run(path: Path, suite: Suite | None = None, timeout: float | None = Non
         normalise: With `renormalise`, the normalisation to match under instead of the
             run's own (None: none); every output is then judged again.
         renormalise: Use `normalise` rather than the normalisation the run was saved with.
+        cache: Keep the loaded run in the user's cache, keyed by the run's files and the
+            suite's content (the commands do; a suite changed in memory after loading would
+            not be seen, so the library does not by default).
     """
-    from .evaluate import evaluate
     from .loader import load_suite
-    from .normalise import profile
-    from .scoring.signature import rule_hash
 
     metadata = read_metadata(path)
     matched_under = normalise if renormalise else metadata.get("normalise")
@@ -283,6 +290,42 @@ def load_run(path: Path, suite: Suite | None = None, timeout: float | None = Non
         suite = load_suite(paths)
     saved_timeout = metadata.get("timeout", DEFAULT_TIMEOUT)
     timeout = saved_timeout if timeout is None else timeout
+    stored = _cache_file(path, suite, timeout, matched_under) if cache else None
+    found = read_pickle(stored) if stored is not None else None
+    if isinstance(found, Run):
+        found.suite = suite
+        return found
+    run = _load(path, suite, metadata, timeout, saved_timeout, matched_under)
+    if stored is not None:
+        write_pickle(stored, replace(run, suite=Suite(), evaluation=run.evaluation.cacheable()))
+        prune("run-*.pickle", MAX_RUNS)
+    return run
+
+
+#: Loaded runs kept in the cache folder (the oldest half is removed beyond this).
+MAX_RUNS = 40
+
+
+def _cache_file(path: Path, suite: Suite, timeout: float, normalise: str | None
+                ) -> Path | None:
+    """Where a loaded run is cached: keyed by its files, the suite's content and options."""
+    folder = cache_dir()
+    if folder is None or suite.key is None:
+        return None
+    parts = [__version__, suite.key, timeout, normalise,
+             *(file_stamp(path / name) for name in (RUN_FILE, "items.jsonl", "outputs.jsonl",
+                                                    "outcomes.jsonl"))]
+    digest = hashlib.blake2b(repr(parts).encode("utf-8", "surrogateescape"), digest_size=16)
+    return folder / f"run-{digest.hexdigest()}.pickle"
+
+
+def _load(path: Path, suite: Suite, metadata: dict[str, Any], timeout: float,
+          saved_timeout: float, matched_under: str | None) -> Run:
+    """Read a run's files and re-judge what the rules changed (see `load_run`)."""
+    from .evaluate import evaluate
+    from .normalise import profile
+    from .scoring.signature import rule_hash
+
     saved_items = {(r["pair"], r["id"]): r for r in _records(
         path / "items.jsonl", ("pair", "id", "source"))}
     removed: dict[str, list[str]] = {}

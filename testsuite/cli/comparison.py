@@ -62,7 +62,7 @@ def compare(
     from ..errors import TestsuiteError
     from ..model import pair_code
     from ..reports.compare_render import print_comparison, render_comparison
-    from ..runs import load_run
+    from ..runs import load_run, read_metadata
 
     if format not in ("terminal", "csv", "json", "latex", "html"):
         raise TestsuiteError(f"--format must be terminal, csv, json, latex or html, not "
@@ -78,8 +78,13 @@ def compare(
                              systems=tuple(system or ()) or None,
                              categories=tuple(category or ()) or None, seed=seed,
                              resamples=resamples)
-    loaded = _suite(suite) if suite else None
-    saved = [load_run(path, loaded) for path in runs]
+    if suite:
+        loaded = _suite(suite)
+    else:  # runs saved with the same suite share one load of it
+        recorded = {tuple(read_metadata(path).get("suite") or ()) for path in runs}
+        loaded = _suite([Path(p) for p in recorded.pop()]) if len(recorded) == 1 \
+            and () not in recorded else None
+    saved = [load_run(path, loaded, cache=True) for path in runs]
     pairs = sorted(set.intersection(*(set(r.evaluation.pairs) for r in saved)))
     chosen = pair_code(pair) if pair else _only_pair(pairs) if pairs else None
     if chosen is None:
