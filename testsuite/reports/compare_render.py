@@ -14,7 +14,7 @@ from . import escape
 from .common import AVERAGE_LABELS, percent
 from .escape import terminal as esc
 from .escape import visible
-from .terminal import GAP, column_blocks, grid_lines
+from .terminal import GAP, GridCell, column_blocks, grid_lines
 
 if TYPE_CHECKING:
     from ..compare import Comparison
@@ -72,15 +72,15 @@ def print_comparison(comparison: Comparison, console: Console, regressions: int 
         sub = max(width, (max(len(visible(s)) for s in systems) - GAP * (len(runs) - 1))
                   // len(runs) + 1)
         widths = [label, count, *([sub] * len(runs) * len(systems))]
-        lines = []
+        lines: list[list[GridCell]] = []
         for level, category, name in rows:
             items = cells[(level, category, systems[0], runs[0])]["items"]
-            line = [Text(visible(name)), Text(str(items), style="dim")]
+            line: list[GridCell] = [(visible(name), ""), (str(items), "dim")]
             for system in systems:
                 for run in runs:
                     record = cells[(level, category, system, run)]
-                    line.append(Text(texts[(level, category, system, run)],
-                                     style="bold" if _mark(record) else ""))
+                    line.append((texts[(level, category, system, run)],
+                                 "bold" if _mark(record) else ""))
             lines.append(line)
         groups = [("", 1), ("", 1), *((visible(s), len(runs)) for s in systems)]
         for text in grid_lines(head, lines, widths, styles, rules, groups):

@@ -6,6 +6,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
+from rich.cells import cell_len, set_cell_size
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
@@ -165,47 +166,53 @@ class _Plan:
     draw: Callable[[list[int], bool], list[Text]]
 
 
-def grid_lines(head: list[str], rows: list[list[Text]], widths: list[int],
+#: A cell of a drawn grid: its plain text and its style ("" for none).
+GridCell = tuple[str, str]
+
+
+def grid_lines(head: list[str], rows: list[list[GridCell]], widths: list[int],
                styles: list[str | None], rules: set[int],
                groups: list[tuple[str, int]] | None = None) -> list[Text]:
     """Lines of a plain grid: a bold header, a rule, the rows (right-aligned but the first
     column), a rule before each row in `rules`. Drawn as text, not as a `rich.table.Table`:
     a paper table has thousands of cells and measuring each costs more than the scoring.
+    Cells are plain text (never markup); text wider than its column is cut with "…".
 
     Args:
         head: Column headers.
-        rows: Cells of each row.
+        rows: Cells of each row, as (text, style).
         widths: Width of each column.
         styles: Style of each row (None: plain).
         rules: Rows before which a rule is drawn.
         groups: A header line above `head`: (label, number of columns it spans), centred.
     """
-    def line(cells: list[Text], style: str | None) -> Text:
-        out = Text(style=style or "")
-        for index, (cell, width) in enumerate(zip(cells, widths, strict=True)):
+    gap = " " * GAP
+
+    def fit(text: str, width: int) -> str:
+        return text if cell_len(text) <= width else set_cell_size(text, width - 1) + "…"
+
+    def line(cells: list[GridCell], style: str | None) -> Text:
+        parts: list[tuple[str, str] | str] = []
+        for index, ((text, cell_style), width) in enumerate(zip(cells, widths, strict=True)):
+            text = fit(text, width)
+            pad = " " * (width - cell_len(text))
             if index:
-                out.append(" " * GAP)
-            cell = cell.copy()
-            cell.truncate(width, overflow="ellipsis")
-            pad = " " * (width - cell.cell_len)
-            out.append_text(cell + Text(pad) if index == 0 else Text(pad) + cell)
-        return out
+                parts += [gap, pad, (text, cell_style)]
+            else:
+                parts += [(text, cell_style), pad]
+        return Text.assemble(*parts, style=style or "")
 
     rule = Text("─" * (sum(widths) + GAP * (len(widths) - 1)), style="dim")
     lines = []
     if groups:
-        top = Text()
+        top: list[tuple[str, str] | str] = []
         start = 0
         for index, (label, span) in enumerate(groups):
             width = sum(widths[start:start + span]) + GAP * (span - 1)
-            if index:
-                top.append(" " * GAP)
-            cell = Text(label, style="bold")
-            cell.truncate(width, overflow="ellipsis")
-            top.append_text(Text(cell.plain.center(width), style="bold"))
+            top += ([gap] if index else []) + [(fit(label, width).center(width), "bold")]
             start += span
-        lines.append(top)
-    lines += [line([Text(h, style="bold") for h in head], None), rule]
+        lines.append(Text.assemble(*top))
+    lines += [line([(h, "bold") for h in head], None), rule]
     for index, (cells, style) in enumerate(zip(rows, styles, strict=True)):
         if index in rules:
             lines.append(rule)
@@ -248,11 +255,10 @@ def _plan_columns(table: PaperTable, texts: list[list[str]], room: int) -> _Plan
         rows = []
         for position, row in enumerate(table.rows):
             name = ("  " if row.kind == "phenomenon" else "") + row.label
-            cells = [Text(name), Text(str(row.items), style="dim")]
-            cells += [Text(texts[position][i], style="bold" if row.cells[i].bold else "")
-                      for i in block]
+            cells = [(name, ""), (str(row.items), "dim")]
+            cells += [(texts[position][i], "bold" if row.cells[i].bold else "") for i in block]
             if last:
-                cells.append(Text(percent(row.average), style="dim"))
+                cells.append((percent(row.average), "dim"))
             rows.append(cells)
         return grid_lines(head, rows, sizes, styles, rules)
 
@@ -270,12 +276,11 @@ def _plan_rows(table: PaperTable, texts: list[list[str]], room: int) -> _Plan:
     def draw(block: list[int], last: bool) -> list[Text]:
         head = ["", *(headers[i] for i in block)]
         sizes = [label, *(widths[i] for i in block)]
-        rows = [[Text("#", style="dim"),
-                 *(Text(str(table.rows[i].items), style="dim") for i in block)]]
+        rows: list[list[GridCell]] = [[("#", "dim"),
+                                       *((str(table.rows[i].items), "dim") for i in block)]]
         for s, system in enumerate(table.systems):
-            rows.append([Text(system), *(
-                Text(texts[i][s], style="bold" if table.rows[i].cells[s].bold else "")
-                for i in block)])
+            rows.append([(system, ""), *(
+                (texts[i][s], "bold" if table.rows[i].cells[s].bold else "") for i in block)])
         return grid_lines(head, rows, sizes, [None] * len(rows), {1})
 
     return _Plan("rows", headers, blocks, key, draw)
