@@ -153,11 +153,11 @@ def _facts(scores: Scores, evaluation: Evaluation) -> list[str]:
 
 def _summary(scores: Scores, evaluation: Evaluation) -> list[dict[str, Any]]:
     """Outcome counts per system (best first) with their shares for the stacked bars."""
-    summary: dict[Any, dict[Any, Any]] = evaluation.summary().to_dict("index")
+    summary = evaluation.counts()
     rows = []
     for system in scores.systems:
         found = summary.get((scores.pair, system), {})
-        counts = {o: int(found.get(o, 0)) for o in OUTCOMES}
+        counts = {o: found.get(o, 0) for o in OUTCOMES}
         total = sum(counts.values())
         rows.append({"system": system, "counts": counts, "total": total,
                      "shares": {o: 100 * n / total if total else 0 for o, n in counts.items()}})
