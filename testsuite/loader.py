@@ -380,6 +380,7 @@ def load(paths: Iterable[Path | str], *, cache: bool = True) -> LoadResult:
     result = LoadResult(reader.suite, reader.problems, files)
     if key is not None:
         write_json(f"suite-{key}.json", _to_json(result))
+        prune("suite-*.json", MAX_PARSED_FILES // 10)
         result.suite.key = key
     return result
 

@@ -59,8 +59,20 @@ def rule_hash(rule: Rule | None) -> str:
 
 
 def suite_hash(suite: Suite, pair: str) -> str:
-    """Short hash of a pair's items and rules (verdicts included): equal hashes, same judging."""
+    """Short hash of a pair's items and rules (verdicts included): equal hashes, same judging.
+
+    Kept in the user's cache per loaded suite (`Suite.key`): hashing every rule of a large
+    suite costs more than the rest of a score's signature.
+    """
+    from ..cache import read_json, write_json
+
+    name = f"suite-hash-{suite.key}-{pair}.json" if suite.key else None
+    found = read_json(name) if name else None
+    if isinstance(found, str):
+        return found
     content = [[item.id, item.category, item.phenomenon, item.source,
                 _judging(suite.rules.get((pair, item.id)))] for item in suite.items_of(pair)]
     digest = hashlib.sha256(json.dumps(content, ensure_ascii=False).encode("utf-8"))
+    if name:
+        write_json(name, digest.hexdigest()[:12])
     return digest.hexdigest()[:12]
