@@ -26,20 +26,9 @@ class Command(TyperCommand):
     required arguments in braces; users read usage lines like those of other Unix tools.
     """
 
-    #: Help panels of the options every command shares (the rest stay under "Options").
-    PANELS = {"pair": "Inputs", "source": "Inputs", "ids": "Inputs", "suite": "Inputs",
-              "encoding": "Inputs", "timeout": "Inputs", "normalise": "Inputs",
-              "repeated": "Inputs",
-              **dict.fromkeys(("category", "phenomenon", "system", "fair", "test",
-                               "macro_test", "alpha", "correction", "clusters", "seed",
-                               "resamples"), "Scoring")}
-
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         for param in self.params:
-            if param.param_type_name == "option" and param.name in self.PANELS \
-                    and getattr(param, "rich_help_panel", None) is None:
-                param.rich_help_panel = self.PANELS[param.name]  # type: ignore[attr-defined]
             if param.param_type_name == "argument":
                 param.__class__ = _Argument
             if param.metavar is None and getattr(param, "is_flag", False):
@@ -101,22 +90,20 @@ app = App(
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-SuiteOption = Annotated[
-    list[Path] | None,
-    typer.Option("--suite", "-s", help="Suite and rules files or folders (repeatable). "
-                 "Default: the bundled suites.", show_default=False),
-]
-PairOption = Annotated[
-    str | None, typer.Option("--pair", "-p", help="Language pair, e.g. de-en.", show_default=False)
-]
+SuiteOption = Annotated[list[Path] | None, typer.Option(
+    "--suite", "-s", help="Suite and rules files or folders (repeatable). Default: the "
+    "bundled suites.", show_default=False, rich_help_panel="Inputs")]
+PairOption = Annotated[str | None, typer.Option(
+    "--pair", "-p", help="Language pair, e.g. de-en.", show_default=False,
+    rich_help_panel="Inputs")]
 OutputsArgument = Annotated[list[Path], typer.Argument(
     help="System outputs: files, folders of hypothesis files, or a WMT txt-ts folder.")]
 SourceOption = Annotated[Path | None, typer.Option(
     help="WMT source file the hypotheses translate (items are located in it).",
-    show_default=False)]
+    show_default=False, rich_help_panel="Inputs")]
 IdsOption = Annotated[Path | None, typer.Option(
     help="Item ids of aligned text files (default: the order of `testsuite sources`).",
-    show_default=False)]
+    show_default=False, rich_help_panel="Inputs")]
 def _checked(check: Callable[[Any], Any], convert: Callable[[str], Any], kind: str
              ) -> Callable[[str], Any]:
     """An option parser that converts the text and checks it with a `values` check, so the
@@ -167,23 +154,26 @@ parse_count = _checked(_at_least(0), int, "a whole number")
 parse_positive = _checked(_at_least(1), int, "a whole number")
 
 TimeoutOption = Annotated[float, typer.Option(
-    help="Per-match regex time limit, seconds.", parser=parse_seconds, metavar="SECONDS")]
-EncodingOption = Annotated[str, typer.Option(help="Encoding of the output files.")]
+    help="Per-match regex time limit, seconds.", parser=parse_seconds, metavar="SECONDS",
+    rich_help_panel="Inputs")]
+EncodingOption = Annotated[str, typer.Option(
+    help="Encoding of the output files.", rich_help_panel="Inputs")]
 NormaliseOption = Annotated[str | None, typer.Option(
     "--normalise", help="Match outputs under a typographic equivalence: typographic "
     "(apostrophes, quotation marks, dashes, spaces, NFC) or nfkc. Off by default (the "
-    "published method); named in every signature and report.", show_default=False)]
+    "published method); named in every signature and report.", show_default=False,
+    rich_help_panel="Inputs")]
 RepeatedOption = Annotated[str, typer.Option(
     help="An item whose source occurs several times in a WMT source: use the first "
     "occurrence's output (published), the last, or agree (outcomes must agree, else a "
-    "warning).")]
+    "warning).", rich_help_panel="Inputs")]
 QuietOption = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")]
 CategoryOption = Annotated[list[str] | None, typer.Option(
-    help="Only this category (repeatable).", show_default=False)]
+    help="Only this category (repeatable).", show_default=False, rich_help_panel="Filters")]
 PhenomenonOption = Annotated[list[str] | None, typer.Option(
-    help="Only this phenomenon (repeatable).", show_default=False)]
+    help="Only this phenomenon (repeatable).", show_default=False, rich_help_panel="Filters")]
 SystemOption = Annotated[list[str] | None, typer.Option(
-    help="Only this system (repeatable).", show_default=False)]
+    help="Only this system (repeatable).", show_default=False, rich_help_panel="Filters")]
 
 
 def _console(stderr: bool = False) -> Any:
@@ -233,6 +223,14 @@ def friendly(command: F) -> F:
             for problem in exc.problems:
                 console.print(f"[bold red]error:[/] {_escape(problem)}")
             raise typer.Exit(1) from None
+        except BrokenPipeError:
+            # The reader went away (`testsuite pending … | head`): stop quietly, as Unix tools
+            # do; stdout is pointed at devnull so the interpreter's final flush cannot fail.
+            import os
+            import sys
+
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            raise typer.Exit(0) from None
         except OSError as exc:
             where = f"{exc.filename}: " if exc.filename else ""
             _console(stderr=True).print(f"[bold red]error:[/] {_escape(where + reason(exc))}")
@@ -347,24 +345,29 @@ def with_inputs(command: F) -> F:
 
 FairOption = Annotated[bool, typer.Option(
     "--fair/--no-fair", help="Fairness rule: only items without a warning or missing output "
-    "for any system (the published method).")]
+    "for any system (the published method).", rich_help_panel="Scoring")]
 TestOption = Annotated[str, typer.Option(
-    help="Test of proportion rows: ztest (published) or paired (exact McNemar).")]
+    help="Test of proportion rows: ztest (published) or paired (exact McNemar).",
+    rich_help_panel="Scoring")]
 MacroTestOption = Annotated[str | None, typer.Option(
     "--macro-test", help="Test of macro-average rows: published (default with ztest: the "
     "macro-average read as a proportion, approximate), stratified (paired Z-test with the "
-    "stratified variance; default with paired) or bootstrap.", show_default=False)]
-AlphaOption = Annotated[float, typer.Option(help="One-tailed significance level.",
-                                            parser=parse_probability)]
+    "stratified variance; default with paired) or bootstrap.", show_default=False,
+    rich_help_panel="Scoring")]
+AlphaOption = Annotated[float, typer.Option(
+    help="One-tailed significance level.", parser=parse_probability,
+    rich_help_panel="Scoring")]
 CorrectionOption = Annotated[str, typer.Option(
-    help="Multiple-comparison correction: none, holm, bonferroni or fdr_bh.")]
+    help="Multiple-comparison correction: none, holm, bonferroni or fdr_bh.",
+    rich_help_panel="Scoring")]
 ClustersOption = Annotated[bool, typer.Option(
-    "--clusters", help="Also compute full clusters and rank ranges.")]
-SeedOption = Annotated[int, typer.Option(help="Seed of the paired bootstrap.",
-                                         parser=parse_count)]
+    "--clusters", help="Also compute full clusters and rank ranges.",
+    rich_help_panel="Scoring")]
+SeedOption = Annotated[int, typer.Option(
+    help="Seed of the paired bootstrap.", parser=parse_count, rich_help_panel="Scoring")]
 ResamplesOption = Annotated[int, typer.Option(
     help="Resamples of the paired bootstrap (its Monte Carlo error is reported).",
-    parser=parse_positive)]
+    parser=parse_positive, rich_help_panel="Scoring")]
 
 
 def with_scoring(command: F) -> F:
