@@ -174,8 +174,12 @@ def test_an_unchanged_evaluation_is_not_judged_twice(tmp_path: Path, data: Path,
     monkeypatch.setenv("TESTSUITE_CACHE_DIR", str(tmp_path / "cache"))
     suite_dir = tmp_path / "dfki"
     shutil.copytree(dfki_dir, suite_dir)
-    outputs = tmp_path / "outputs"
-    shutil.copytree(data / "wmt21" / "txt-ts", outputs, symlinks=True)
+    outputs = tmp_path / "outputs"  # a copy of the de-en files only (one is changed below)
+    txt_ts = data / "wmt21" / "txt-ts"
+    for folder, pattern in (("sources", "*.de-en.src.*"), ("system-outputs", "*.de-en.hyp.*")):
+        (outputs / folder).mkdir(parents=True)
+        for file in (txt_ts / folder).glob(pattern):
+            shutil.copy2(file, outputs / folder / file.name)
     spec = InputSpec((outputs,), pair="de-en", suite=(suite_dir,))
     calls = []
     real = evaluate_module.evaluate
@@ -206,7 +210,6 @@ def test_an_unchanged_evaluation_is_not_judged_twice(tmp_path: Path, data: Path,
     assert decided.columns["outcome"][row] == "pass"
     hypothesis = outputs / "system-outputs" / f"newstest2021.de-en.hyp.{columns['system'][row]}.en"
     text = hypothesis.read_text(encoding="utf-8")
-    hypothesis.unlink()  # a copy of the file, not the shared data
     hypothesis.write_text(text.replace(columns["output"][row], "Something else entirely."),
                           encoding="utf-8")
     _, changed = load_evaluation(spec)
