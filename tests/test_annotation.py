@@ -337,7 +337,7 @@ def test_batch_command(project: Path) -> None:  # noqa: F811
     result = runner.invoke(app, ["batch", outputs, "--verdict", "pass", "--phenomenon", "idiom",
                                  "--pattern", "verraten|leicht", "--dry-run", *base])
     assert result.exit_code == 0, result.output
-    assert "would decide 2 outputs (3 outcomes) of phenomenon idiom pass" in result.output
+    assert "would decide 2 outputs (3 outcomes) of phenomenon Idiom pass" in result.output
     assert not (project / "rules" / "en-de" / "verdicts.yaml").exists()
     result = runner.invoke(app, ["batch", outputs, "--verdict", "fail", "--item", "idiom-02",
                                  *base])

@@ -278,7 +278,7 @@ def test_show_more_appends(tab: Tab, report: Path):
     assert page.evaluate(f"document.querySelector('{DRILL} article.item').marked") is True
     assert status(page)["items"] == 2748
     assert page.locator(f"{DRILL} .status b").inner_text() == "1–420"
-    assert max(durations) < 2  # generous (CI); a rebuild of 400 cards took 4–8 s
+    assert max(durations) < 3  # generous (CI); a rebuild of 400 cards took 4–8 s
 
 
 def test_contrast_of_two_systems(tab: Tab, report: Path, wmt21):

@@ -101,10 +101,10 @@ def verdict(
     if system is not None:
         if systems is None:
             raise TestsuiteError("--system needs --from: where that system's outputs are")
-        match = [s for s in systems if s.system.casefold() == system.casefold()]
-        if not match:
-            raise TestsuiteError(f"no system {system!r} in {', '.join(map(str, from_ or []))} "
-                                 f"(found: {', '.join(s.system for s in systems)})")
+        from ..names import pick
+
+        [name] = pick([s.system for s in systems], [system], "system")
+        match = [s for s in systems if s.system == name]
         if item not in match[0].outputs:
             raise TestsuiteError(f"{match[0].system} has no output for item {item!r}")
         output = match[0].outputs[item]

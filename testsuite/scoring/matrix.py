@@ -4,8 +4,8 @@ Everything that scores (the paper tables, item analysis, the year-over-year comp
 triage queue's impact order) reads outcomes through an `OutcomeMatrix`; it is the only
 place that
 
-* filters by category, phenomenon and system name (`pick`: case-insensitive, unknown names
-  are an error listing the known ones);
+* filters by category, phenomenon and system name (`names.pick`: case-insensitive, unknown
+  names are an error listing the known ones);
 * applies the fairness rule (`entered`);
 * groups items into rows (`groups`: a phenomenon is always identified by its category *and*
   name, so two categories may share a phenomenon name without being merged);
@@ -14,7 +14,7 @@ place that
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
@@ -22,6 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..errors import TestsuiteError
+from ..names import pick
 
 if TYPE_CHECKING:
     from ..evaluate import Evaluation
@@ -30,26 +31,6 @@ if TYPE_CHECKING:
 #: Outcome codes in the matrix (``MISSING`` also stands for "no output at all").
 PASS, FAIL, WARNING, MISSING = 0, 1, 2, 3
 CODES = {"pass": PASS, "fail": FAIL, "warning": WARNING, "missing": MISSING}
-
-
-def pick(available: Sequence[str], wanted: Iterable[str] | None, what: str) -> list[str]:
-    """Apply a name filter: the names of `available` that `wanted` names, in their order.
-
-    Names match case-insensitively (``mwe`` is ``MWE``). Without `wanted`, everything.
-
-    Raises:
-        TestsuiteError: naming the unknown names and the known ones.
-    """
-    chosen = list(wanted or ())
-    if not chosen:
-        return list(available)
-    by_key = {name.casefold(): name for name in available}
-    unknown = [w for w in chosen if w.casefold() not in by_key]
-    if unknown:
-        raise TestsuiteError(f"unknown {what}: {', '.join(unknown)} (known: "
-                             f"{', '.join(available)})")
-    keep = {by_key[w.casefold()] for w in chosen}
-    return [name for name in available if name in keep]
 
 
 @dataclass(frozen=True)

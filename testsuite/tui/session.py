@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING
 from ..errors import TestsuiteError
 from ..matching import DEFAULT_TIMEOUT, CompiledRule, RegexCache
 from ..model import DISAGREEMENT, Rule, Suite, Verdict
+from ..names import pick
 from ..rule_edit import Edit, RegexField, set_item_regex, undo_edit, view_of, with_regex
 from ..verdicts.batch import Batch, apply, phrase_batches, select, shared_phrases
 from ..verdicts.batch import undo as undo_batch
@@ -341,17 +342,11 @@ class TriageSession:
         Raises:
             TestsuiteError: naming the unknown values and the known ones.
         """
-        known = {
-            "category": {i.category.casefold(): i.category for i in self.suite},
-            "phenomenon": {i.phenomenon.casefold(): i.phenomenon for i in self.suite},
-            "system": {s.system.casefold(): s.system for s in self.systems},
-        }
-        chosen = (filters.categories, filters.phenomena, filters.systems)
-        for (what, names), values in zip(known.items(), chosen, strict=True):
-            unknown = [v for v in values if v.casefold() not in names]
-            if unknown:
-                raise TestsuiteError(f"no {what} {', '.join(map(repr, unknown))} (known: "
-                                     f"{', '.join(sorted(set(names.values())))})")
+        pick(list(dict.fromkeys(i.category for i in self.suite)), filters.categories,
+             "category")
+        pick(list(dict.fromkeys(i.phenomenon for i in self.suite)), filters.phenomena,
+             "phenomenon")
+        pick([s.system for s in self.systems], filters.systems, "system")
 
     def set_filters(self, filters: Filters) -> None:
         """Show only the entries `filters` selects (the queue is recomputed)."""

@@ -22,6 +22,7 @@ import regex
 
 from ..errors import TestsuiteError
 from ..model import VERDICTS, Suite, Verdict
+from ..names import pick
 from .queue import Pending, verdicts_path
 from .store import make_verdict, record_many, remove_many
 from .suggest import Decided, contains, escape, phrase_pattern, phrases
@@ -99,12 +100,16 @@ def select(pending: Iterable[Pending], verdict: str, pattern: str = "", *,
     if item is None and phenomenon is None:
         raise TestsuiteError("a batch needs a scope: an item or a phenomenon")
     compiled = compile_pattern(pattern, literal)
+    pending = list(pending)
+    if phenomenon is not None:  # as the suite spells it (names.pick: any case)
+        [phenomenon] = pick(list(dict.fromkeys(e.phenomenon for e in pending)) or [phenomenon],
+                            [phenomenon], "phenomenon with pending outputs")
     chosen = []
     pair = ""
     for entry in pending:
         if item is not None and entry.item != item:
             continue
-        if phenomenon is not None and entry.phenomenon.casefold() != phenomenon.casefold():
+        if phenomenon is not None and entry.phenomenon != phenomenon:
             continue
         if compiled is not None and compiled.search(entry.output, timeout=1.0) is None:
             continue

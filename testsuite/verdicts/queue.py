@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import TestsuiteError
 from ..model import Suite, Verdict
+from ..names import pick
 from .store import record, verdict_file
 
 if TYPE_CHECKING:
@@ -120,10 +121,15 @@ def pending_rows(rows: Iterable[Row], suite: Suite, n_systems: dict[str, int], *
     """
     if order not in ("impact", "suite"):
         raise TestsuiteError(f"order must be 'impact' or 'suite', not {order!r}")
-    wanted = {
-        "category": {c.casefold() for c in categories or ()},
-        "phenomenon": {p.casefold() for p in phenomena or ()},
-        "system": {s.casefold() for s in systems or ()},
+    rows = list(rows)
+    items = list(suite)
+    wanted = {  # names as the suite and the outputs spell them (names.pick: any case)
+        "category": set(pick(list(dict.fromkeys(i.category for i in items)), categories,
+                             "category")) if categories else set(),
+        "phenomenon": set(pick(list(dict.fromkeys(i.phenomenon for i in items)), phenomena,
+                               "phenomenon")) if phenomena else set(),
+        "system": set(pick(list(dict.fromkeys(row[2] for row in rows)), systems, "system"))
+        if systems else set(),
     }
     position = {key: index for index, key in enumerate(suite.items)}
     open_outputs: dict[tuple[str, str], set[str]] = {}
@@ -137,7 +143,7 @@ def pending_rows(rows: Iterable[Row], suite: Suite, n_systems: dict[str, int], *
             continue
         output = raw.strip()
         open_outputs.setdefault(key, set()).add(output)
-        if wanted["system"] and system.casefold() not in wanted["system"]:
+        if wanted["system"] and system not in wanted["system"]:
             continue
         systems_of, _ = groups.setdefault((*key, output), ([], reason))
         systems_of.append(system)
@@ -146,9 +152,9 @@ def pending_rows(rows: Iterable[Row], suite: Suite, n_systems: dict[str, int], *
         item = suite.items.get((pair, item_id))
         if item is None:
             continue
-        if wanted["category"] and item.category.casefold() not in wanted["category"]:
+        if wanted["category"] and item.category not in wanted["category"]:
             continue
-        if wanted["phenomenon"] and item.phenomenon.casefold() not in wanted["phenomenon"]:
+        if wanted["phenomenon"] and item.phenomenon not in wanted["phenomenon"]:
             continue
         completes = len(open_outputs[(pair, item_id)]) == 1 and (pair, item_id) not in blocked
         found.append(Pending(pair, item_id, item.category, item.phenomenon, item.source,
