@@ -120,6 +120,7 @@ def test_a_verdict_recorded_after_saving_changes_the_old_run(saved_runs, dfki_di
     suite = load_suite([suite_dir])
     rerun = load_run(saved_runs / "wmt21-de-en", suite)
     assert rerun.rejudged == 1  # only the item whose rule (its verdicts) changed
+    assert "1 items judged again because their rules changed since" in rerun.note
     assert rerun.evaluation.results.set_index(["system", "item"]).at[
         (warning["system"], warning["item"]), "outcome"] == "pass"
     after = compare([rerun, load_run(saved_runs / "wmt22-de-en", suite)], "de-en")

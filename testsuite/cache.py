@@ -27,6 +27,10 @@ from typing import Any
 from .errors import TestsuiteError, TestsuiteWarning
 from .files import write_bytes, write_text
 
+#: Part of every cache key: bumped when what a cache holds changes shape (a cached object of
+#: an older shape must never be loaded into newer code).
+CACHE_VERSION = 2
+
 
 def cache_dir() -> Path | None:
     """Folder for caches: $TESTSUITE_CACHE_DIR, else $XDG_CACHE_HOME/testsuite, else

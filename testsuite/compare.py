@@ -183,6 +183,7 @@ def compare(runs: Sequence[Run], pair: str, options: CompareOptions | None = Non
                              f"left out (e.g. {', '.join(sorted(ids)[:3])})")
         if run.excluded:
             notes.append(f"{run.name}: left out (did not translate): {', '.join(run.excluded)}")
+        notes.append(run.note)
 
     latest = labels[-1]
     everywhere = set.intersection(*(set(m.systems) for m in matrices.values()))

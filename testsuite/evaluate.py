@@ -45,6 +45,8 @@ class Evaluation:
         inputs: The system outputs evaluated, left-out systems included (for saving runs).
         normalise: The typographic normalisation outputs were matched under (its name), or
             None: the published method.
+        notes: What every report of this evaluation must say about where it came from
+            (a saved run, and how much of it was judged again).
     """
 
     def __init__(self, results: pd.DataFrame | Mapping[str, Sequence[str]],
@@ -71,6 +73,7 @@ class Evaluation:
         self.located = dict(located or {})
         self.inputs = list(inputs or [])
         self.normalise = normalise
+        self.notes: list[str] = []
 
     @property
     def results(self) -> pd.DataFrame:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .cache import cache_dir, file_stamp, prune, read_pickle, write_pickle
+from .cache import CACHE_VERSION, cache_dir, file_stamp, prune, read_pickle, write_pickle
 from .errors import Problem, TestsuiteError
 from .files import check_encoding
 from .matching import DEFAULT_TIMEOUT
@@ -85,8 +85,8 @@ def _evaluation_key(spec: InputSpec, suite: Suite) -> Path | None:
         hyps, sources = discover(list(spec.outputs), pair_code(spec.pair) if spec.pair else None)
     except TestsuiteError:
         return None  # load_outputs reports it
-    parts = [__version__, suite.key, spec.pair, spec.encoding, spec.timeout, spec.normalise,
-             spec.repeated, *(file_stamp(p) for p in (*hyps, *sources)),
+    parts = [__version__, CACHE_VERSION, suite.key, spec.pair, spec.encoding, spec.timeout,
+             spec.normalise, spec.repeated, *(file_stamp(p) for p in (*hyps, *sources)),
              *(file_stamp(p) for p in (spec.source, spec.ids) if p is not None)]
     digest = hashlib.blake2b(repr(parts).encode("utf-8", "surrogateescape"), digest_size=16)
     return folder / f"evaluation-{digest.hexdigest()}.pickle"
@@ -128,6 +128,7 @@ def load_evaluation(spec: InputSpec, progress: Callable[[int], None] | None = No
             raise TestsuiteError(Problem(f"the run has no {pair_code(spec.pair)} outputs (it "
                                          f"has: {', '.join(run.evaluation.pairs)})",
                                          file=str(runs[0])))
+        run.evaluation.notes = [run.note]
         return run.suite, run.evaluation
     suite = load_suite(spec.suite_paths())
     key = _evaluation_key(spec, suite)

@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from .cache import prune, read_json, write_json
+from .cache import CACHE_VERSION, prune, read_json, write_json
 from .errors import Problem, TestsuiteError
 from .matching import CompiledRule, RegexCache
 from .model import VERDICTS, Item, Rule, Suite, Verdict, pair_code
@@ -403,7 +403,8 @@ def _parsed(file: Path) -> Any:
         data = file.read_bytes()
     except OSError:
         return load_yaml(file)  # reports the problem
-    key = hashlib.blake2b(data + f"|{_CACHE_FORMAT}".encode(), digest_size=16).hexdigest()
+    key = hashlib.blake2b(data + f"|{_CACHE_FORMAT}|{CACHE_VERSION}".encode(),
+                          digest_size=16).hexdigest()
     name = f"yaml-{key}.json"
     found = read_json(name)
     if found is not None:
@@ -435,7 +436,8 @@ def _content_key(files: list[Path]) -> str | None:
     """Hash of the names and bytes of every file (None if one cannot be read)."""
     from . import __version__
 
-    digest = hashlib.blake2b(f"{_CACHE_FORMAT}|{__version__}".encode(), digest_size=16)
+    digest = hashlib.blake2b(f"{_CACHE_FORMAT}|{CACHE_VERSION}|{__version__}".encode(),
+                             digest_size=16)
     for file in files:
         try:
             data = file.read_bytes()

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import __version__
-from .cache import cache_dir, file_stamp, prune, read_pickle, write_pickle
+from .cache import CACHE_VERSION, cache_dir, file_stamp, prune, read_pickle, write_pickle
 from .errors import Problem, TestsuiteError, describe
 from .files import read_json, read_text, write_text
 from .matching import DEFAULT_TIMEOUT
@@ -79,6 +79,14 @@ class Run:
     def label(self) -> str:
         """How the run is named in tables: its campaign, else its name."""
         return self.campaign or self.name
+
+    @property
+    def note(self) -> str:
+        """Where the outcomes come from, for reports: the run and what was judged again."""
+        saved = self.metadata.get("saved") or "?"
+        again = (f"{self.rejudged} items judged again because their rules changed since"
+                 if self.rejudged else "no rule changed since: outcomes as saved")
+        return f"read from the saved run {self.name} (saved {saved}): {again}"
 
     @property
     def suite_paths(self) -> list[Path]:
@@ -312,7 +320,7 @@ def _cache_file(path: Path, suite: Suite, timeout: float, normalise: str | None
     folder = cache_dir()
     if folder is None or suite.key is None:
         return None
-    parts = [__version__, suite.key, timeout, normalise,
+    parts = [__version__, CACHE_VERSION, suite.key, timeout, normalise,
              *(file_stamp(path / name) for name in (RUN_FILE, "items.jsonl", "outputs.jsonl",
                                                     "outcomes.jsonl"))]
     digest = hashlib.blake2b(repr(parts).encode("utf-8", "surrogateescape"), digest_size=16)

@@ -362,7 +362,8 @@ def score(evaluation: Evaluation, suite: Suite, pair: str | None = None,
 
 def input_notes(evaluation: Evaluation, pair: str) -> list[Note]:
     """What the evaluation noticed about the inputs of a pair, for every report to say."""
-    notes = [Note(f"left out: {e}") for e in evaluation.excluded if e.pair in ("", pair)]
+    notes = [Note(text) for text in evaluation.notes]
+    notes += [Note(f"left out: {e}") for e in evaluation.excluded if e.pair in ("", pair)]
     columns = evaluation.columns
     pair_systems = {s for s, p in zip(columns["system"], columns["pair"], strict=True)
                     if p == pair}
