@@ -1,19 +1,18 @@
-"""YAML reading that remembers line numbers and keeps ids as written, and tidy writing."""
+"""YAML reading that remembers line numbers and keeps ids as written, and tidy writing.
+
+PyYAML is imported when YAML is first read or written, not with this module: a command
+whose suite comes from the parsed-suite cache never needs it.
+"""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Hashable
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from .errors import Problem, TestsuiteError
 from .files import check_yaml, read_text
-
-# libyaml's parser is several times faster; the constructor stays in Python so we can hook it.
-_BaseLoader: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-_BaseDumper: type = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
 #: Keys whose scalar values are identifiers: kept exactly as written, so that `id: 00123`
 #: stays "00123" instead of becoming the (octal!) integer 83 under YAML 1.1.
@@ -23,38 +22,45 @@ ID_KEYS = frozenset({"id", "item"})
 LINE = "__line__"
 
 
-class _LineLoader(_BaseLoader):  # type: ignore[misc, valid-type]
-    """Safe loader that records the line of every mapping and keeps ids as strings."""
+@functools.cache
+def _loader() -> type:
+    """The safe loader that records the line of every mapping and keeps ids as strings."""
+    import yaml
 
-    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
-        mapping: dict[Any, Any] = {}
-        for key_node, value_node in node.value:
-            if not isinstance(key_node, yaml.ScalarNode):
-                # A list or mapping as a key ('? [a, b]: x', '[a]: x') cannot be a dict key;
-                # no suite, rules or verdicts file has one.
-                kind = "a list" if isinstance(key_node, yaml.SequenceNode) else "a mapping"
-                raise yaml.constructor.ConstructorError(
-                    None, None, f"a key must be plain text, not {kind}", key_node.start_mark)
-            key = self.construct_object(key_node, deep=deep)
-            if not isinstance(key, Hashable):  # a tagged scalar such as '!!set' or '!!omap'
-                raise yaml.constructor.ConstructorError(
-                    None, None, "a key must be plain text", key_node.start_mark)
-            if isinstance(key, str) and key in ID_KEYS and isinstance(value_node, yaml.ScalarNode):
-                value: Any = value_node.value
-            else:
-                value = self.construct_object(value_node, deep=deep)
-            if key in mapping:
-                raise yaml.constructor.ConstructorError(
-                    None, None, f"duplicate key {key!r}", key_node.start_mark
-                )
-            mapping[key] = value
-        mapping[LINE] = node.start_mark.line + 1
-        return mapping
+    # libyaml's parser is several times faster; the constructor stays in Python to hook it.
+    base: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
+    class LineLoader(base):  # type: ignore[misc, valid-type]
+        def construct_mapping(self, node: yaml.MappingNode, deep: bool = False
+                              ) -> dict[Any, Any]:
+            mapping: dict[Any, Any] = {}
+            for key_node, value_node in node.value:
+                if not isinstance(key_node, yaml.ScalarNode):
+                    # A list or mapping as a key ('? [a, b]: x', '[a]: x') cannot be a dict
+                    # key; no suite, rules or verdicts file has one.
+                    kind = "a list" if isinstance(key_node, yaml.SequenceNode) else "a mapping"
+                    raise yaml.constructor.ConstructorError(
+                        None, None, f"a key must be plain text, not {kind}",
+                        key_node.start_mark)
+                key = self.construct_object(key_node, deep=deep)
+                if not isinstance(key, Hashable):  # a tagged scalar: '!!set', '!!omap'
+                    raise yaml.constructor.ConstructorError(
+                        None, None, "a key must be plain text", key_node.start_mark)
+                if isinstance(key, str) and key in ID_KEYS \
+                        and isinstance(value_node, yaml.ScalarNode):
+                    value: Any = value_node.value
+                else:
+                    value = self.construct_object(value_node, deep=deep)
+                if key in mapping:
+                    raise yaml.constructor.ConstructorError(
+                        None, None, f"duplicate key {key!r}", key_node.start_mark)
+                mapping[key] = value
+            mapping[LINE] = node.start_mark.line + 1
+            return mapping
 
-_LineLoader.add_constructor(
-    yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _LineLoader.construct_mapping
-)
+    LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG,
+                               LineLoader.construct_mapping)
+    return LineLoader
 
 
 def load_yaml(path: Path) -> Any:
@@ -69,9 +75,11 @@ def load_yaml(path: Path) -> Any:
 
 def parse_yaml(text: str, path: Path | str) -> Any:
     """Parse YAML text read from `path` (for messages); see `load_yaml`."""
+    import yaml
+
     check_yaml(text, path)
     try:
-        return yaml.load(text, Loader=_LineLoader)  # noqa: S506 - a SafeLoader subclass
+        return yaml.load(text, Loader=_loader())  # noqa: S506 - a SafeLoader subclass
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else None
@@ -93,9 +101,11 @@ def strip_lines(value: Any) -> Any:
 
 def dump_yaml(data: Any) -> str:
     """Serialise to block-style YAML in the given key order, Unicode kept readable."""
+    import yaml
+
     text: str = yaml.dump(
         data,
-        Dumper=_BaseDumper,
+        Dumper=getattr(yaml, "CSafeDumper", yaml.SafeDumper),
         sort_keys=False,
         allow_unicode=True,
         default_flow_style=False,
