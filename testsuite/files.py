@@ -274,6 +274,25 @@ def write_text(path: Path, text: str, *, inside_of: Path | None = None,
 # Locks
 
 
+def tool_folder(folder: Path) -> Path:
+    """Create (if need be) a ``.testsuite/`` folder for the tool's own files beside shared
+    ones (locks, presence marks, drafts), with a ``.gitignore`` of ``*`` so that a suite kept
+    in git never commits them.
+
+    Raises:
+        TestsuiteError: naming the folder and why it cannot be created.
+    """
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        ignore = folder / ".gitignore"
+        if not ignore.exists():
+            ignore.write_text("# files of testsuite (locks, presence); never commit them\n*\n",
+                              encoding="utf-8")
+    except OSError as exc:
+        raise TestsuiteError(Problem(f"cannot write: {reason(exc)}", file=str(folder))) from None
+    return folder
+
+
 def lock_path(path: Path) -> Path:
     """Where the lock of `path` lives: ``.testsuite/<name>.lock`` in the same folder."""
     return path.parent / LOCK_FOLDER / f"{path.name}.lock"
@@ -301,13 +320,7 @@ def lock(path: Path, timeout: float | None = None) -> Iterator[None]:
 
     timeout = LOCK_TIMEOUT if timeout is None else timeout
     where = lock_path(Path(path))
-    try:
-        where.parent.mkdir(parents=True, exist_ok=True)
-        ignore = where.parent / ".gitignore"
-        if not ignore.exists():
-            ignore.write_text("# locks of testsuite; never commit them\n*\n", encoding="utf-8")
-    except OSError as exc:
-        raise TestsuiteError(Problem(f"cannot lock: {reason(exc)}", file=str(where))) from None
+    tool_folder(where.parent)
 
     def sign(fd: int) -> None:
         with contextlib.suppress(OSError):

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..errors import TestsuiteError
-from ..files import LOCK_FOLDER, read_json, write_text
+from ..files import LOCK_FOLDER, read_json, tool_folder, write_text
 from ..model import Rule, Suite, Verdict
 from ..verdicts.queue import verdicts_path
 from ..verdicts.store import VERDICTS_FILE
@@ -63,13 +63,6 @@ def _signature(path: Path) -> tuple[int, int] | None:
     except OSError:
         return None
     return (status.st_mtime_ns, status.st_size)
-
-
-def ensure_ignored(folder: Path) -> None:
-    """Give a ``.testsuite/`` folder the ``.gitignore`` that `files.lock` gives it."""
-    ignore = folder / ".gitignore"
-    if not ignore.exists():
-        write_text(ignore, "# locks of testsuite; never commit them\n*\n")
 
 
 class SharedFolder:
@@ -212,7 +205,7 @@ class SharedFolder:
         text = json.dumps({"annotator": self.annotator, "pair": on[0], "item": on[1],
                            "output": on[2], "time": now})
         with contextlib.suppress(TestsuiteError):
-            ensure_ignored(folder.parent)
+            tool_folder(folder.parent)
             write_text(path, text)
             self.presence, self._presence_written, self._presence_on = path, now, (path, on)
 
@@ -280,5 +273,5 @@ class SharedFolder:
         path = self.drafts_path(pair, item)
         entries = [{"pair": p, "item": i, "output": o, "note": n}
                    for (p, i, o), n in notes.items() if self.drafts_path(p, i) == path]
-        ensure_ignored(path.parent)
+        tool_folder(path.parent)
         write_text(path, json.dumps({"notes": entries}, ensure_ascii=False, indent=1))
