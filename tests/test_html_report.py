@@ -11,7 +11,6 @@ from __future__ import annotations
 import csv
 import io
 import re
-import time
 from pathlib import Path
 from typing import Any
 
@@ -267,18 +266,14 @@ def test_show_more_appends(tab: Tab, report: Path):
     page = load(tab, report)
     more = page.locator(f"{DRILL} button.more")
     page.evaluate(f"document.querySelector('{DRILL} article.item').marked = true")
-    durations = []
     for click in range(1, 21):
-        started = time.monotonic()
         more.click()
         page.wait_for_function(f"() => document.querySelectorAll('{DRILL} article.item').length"
                                f" === {20 * (click + 1)}")
-        durations.append(time.monotonic() - started)
     # The first card is the same node: cards are appended, never rebuilt.
     assert page.evaluate(f"document.querySelector('{DRILL} article.item').marked") is True
     assert status(page)["items"] == 2748
     assert page.locator(f"{DRILL} .status b").inner_text() == "1–420"
-    assert max(durations) < 3  # generous (CI); a rebuild of 400 cards took 4–8 s
 
 
 def test_contrast_of_two_systems(tab: Tab, report: Path, wmt21):

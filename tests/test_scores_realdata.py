@@ -194,3 +194,30 @@ def test_the_published_macro_reading_understates_the_standard_error(wmt21):
     assert abs(a.p_value[1:] - b.p_value[1:]).max() < 0.02
     assert macro.first_cluster.sum() <= a.first_cluster.sum()
     assert any("published reading" in str(n) for n in scores.notes)
+
+
+def test_bootstrap_decisions_near_alpha_are_noted_for_every_report(wmt21):
+    # With few resamples the Monte Carlo error is large; every first-cluster decision whose
+    # p-value lies within three of its standard errors of α gets a note on its macro row.
+    from testsuite.reports.tables import category_table
+
+    suite, evaluation = wmt21["de-en"]
+    resamples = 60
+    scores = score(evaluation, suite, "de-en",
+                   ScoreOptions(macro_test="bootstrap", resamples=resamples, seed=3))
+    expected = set()
+    for level in ("category-macro", "phenomenon-macro"):
+        row = scores.row(level)
+        assert row is not None
+        for system, p in zip(scores.systems, row.p_value, strict=True):
+            if p == p and abs(p - 0.05) < 3 * (p * (1 - p) / resamples) ** 0.5:
+                expected.add((level, system))
+    noted = {(n.levels[0], text.split(" · ")[1].split(":")[0])
+             for n in scores.notes if "Monte Carlo" in (text := str(n))}
+    assert expected and noted == expected
+    # The table of categories carries the note for its macro row.
+    table = category_table(scores)
+    assert any("Monte Carlo" in note for note in table.notes)
+    # With the default 10,000 resamples far fewer decisions are that close.
+    default = score(evaluation, suite, "de-en", ScoreOptions(macro_test="bootstrap"))
+    assert len([n for n in default.notes if "Monte Carlo" in str(n)]) < len(noted)

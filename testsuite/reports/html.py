@@ -110,10 +110,7 @@ def _pair_section(scores: Scores, evaluation: Evaluation, suite: Suite,
         "systems": scores.systems,
         "item_count": len(data["items"]),
         "facts": _facts(scores, evaluation),
-        "notes": [str(note) for note in scores.notes] + [
-            f"{label} · {system}: p = {p:.3f} lies within three Monte Carlo standard errors of "
-            f"α; its first-cluster decision may change with the bootstrap's seed"
-            for label, system, p in scores.stability],
+        "notes": [str(note) for note in scores.notes],
         "summary": _summary(scores, evaluation),
         "category_table": categories,
         "categories": _category_rows(categories, target),

@@ -587,6 +587,11 @@ class _RowBuilder:
                 p, se = pvalues[best, other], errors[best, other]
                 if abs(p - self.options.alpha) < 3 * se:
                     self.unstable.append((level, int(other), float(p)))
+                    self.notes.append(Note(
+                        f"{level} · {self.matrix.systems[other]}: p = {p:.3f} lies within "
+                        f"three Monte Carlo standard errors of α; its first-cluster decision "
+                        f"may change with the bootstrap's seed (--resamples, --seed)",
+                        (level,)))
 
     # --- one row ----------------------------------------------------------------------------
 
