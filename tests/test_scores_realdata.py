@@ -8,6 +8,7 @@ with statsmodels' `proportions_ztest`, independently of the vectorised scoring c
 from __future__ import annotations
 
 import json
+import re
 from collections import defaultdict
 
 import pytest
@@ -212,12 +213,14 @@ def test_bootstrap_decisions_near_alpha_are_noted_for_every_report(wmt21):
         for system, p in zip(scores.systems, row.p_value, strict=True):
             if p == p and abs(p - 0.05) < 3 * (p * (1 - p) / resamples) ** 0.5:
                 expected.add((level, system))
-    noted = {(n.levels[0], text.split(" · ")[1].split(":")[0])
-             for n in scores.notes if "Monte Carlo" in (text := str(n))}
+    noted = {(n.levels[0], name) for n in scores.notes if "Monte Carlo" in str(n)
+             for name in re.findall(r"([^ ,]+) \(p = 0\.\d{3}\)", str(n))}
     assert expected and noted == expected
+    assert all(str(n).startswith(f"{n.levels[0]}: ") for n in scores.notes
+               if "Monte Carlo" in str(n))
     # The table of categories carries the note for its macro row.
     table = category_table(scores)
     assert any("Monte Carlo" in note for note in table.notes)
     # With the default 10,000 resamples far fewer decisions are that close.
     default = score(evaluation, suite, "de-en", ScoreOptions(macro_test="bootstrap"))
-    assert len([n for n in default.notes if "Monte Carlo" in str(n)]) < len(noted)
+    assert len(default.stability) < len(scores.stability) == len(noted)

@@ -582,16 +582,18 @@ class _RowBuilder:
     def _check_stability(self, level: str, accuracy: np.ndarray, pvalues: np.ndarray,
                          errors: np.ndarray) -> None:
         top = accuracy.max()
+        close = []
         for best in np.flatnonzero(accuracy == top):
             for other in np.flatnonzero(accuracy != top):
                 p, se = pvalues[best, other], errors[best, other]
                 if abs(p - self.options.alpha) < 3 * se:
                     self.unstable.append((level, int(other), float(p)))
-                    self.notes.append(Note(
-                        f"{level} · {self.matrix.systems[other]}: p = {p:.3f} lies within "
-                        f"three Monte Carlo standard errors of α; its first-cluster decision "
-                        f"may change with the bootstrap's seed (--resamples, --seed)",
-                        (level,)))
+                    close.append(f"{self.matrix.systems[other]} (p = {p:.3f})")
+        if close:
+            self.notes.append(Note(
+                f"{level}: the first-cluster decisions on {', '.join(close)} may change with "
+                f"the bootstrap's seed: their p-values lie within three Monte Carlo standard "
+                f"errors of α (more --resamples settle them)", (level,)))
 
     # --- one row ----------------------------------------------------------------------------
 
