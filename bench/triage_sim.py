@@ -110,6 +110,22 @@ def oracle_of(suite: Suite, systems: Sequence, pair: str, cache: RegexCache,
     return items
 
 
+def per_item_floor(items: dict[str, dict[str, tuple[list[str], str]]]) -> tuple[int, int]:
+    """Fewest decisions of any way of working that decides each item on its own, and the
+    resolved outputs: one for an item with one distinct output, two when its outputs all get
+    the same outcome (decide one, accept a pattern for the rest), three when they differ (a
+    pass, a fail, then a pattern that separates them)."""
+    decisions = resolved = 0
+    for outputs in items.values():
+        oracle = {o: outcome for o, (_, outcome) in outputs.items()
+                  if outcome in ("pass", "fail")}
+        if not oracle:
+            continue
+        resolved += sum(len(outputs[o][0]) for o in oracle)
+        decisions += 1 if len(oracle) == 1 else 2 if len(set(oracle.values())) == 1 else 3
+    return decisions, resolved
+
+
 def simulate(mode: str, pair: str, items: dict[str, dict[str, tuple[list[str], str]]],
              phenomena: dict[str, str], cache: RegexCache) -> Result:
     """Work every item's queue in one mode: ``none``, ``suggestions`` or ``batches``."""
@@ -223,6 +239,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     phenomena = {i: suite.items[(args.pair, i)].phenomenon for i in items}
     results = [simulate(mode, args.pair, items, phenomena, cache)
                for mode in args.mode or ("none", "suggestions", "batches")]
+    floor, resolved = per_item_floor(items)
+    if args.json:
+        print(json.dumps({"mode": "per-item floor", "decisions": floor,
+                          "resolved_outputs": resolved,
+                          "decisions_per_output": round(floor / resolved, 4)}))
+    else:
+        print(f"per-item floor: {floor} decisions for {resolved} resolved outputs = "
+              f"{floor / resolved:.3f} per output (deciding each item on its own)")
     for result in results:
         if args.json:
             print(json.dumps(result.as_dict()))
