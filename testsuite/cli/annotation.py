@@ -181,6 +181,8 @@ def batch(
         help="…or of every item of this phenomenon…", show_default=False)] = None,
     pattern: Annotated[str, typer.Option(
         help="…that this regex finds (default: all of them).")] = "",
+    source_has: Annotated[str, typer.Option(
+        help="Only items whose source sentence this regex finds (default: any).")] = "",
     annotator: Annotated[str | None, typer.Option(
         help="Who decides (default: your login name).", show_default=False)] = None,
     dry_run: Annotated[bool, typer.Option(help="Only show what would be decided.")] = False,
@@ -193,7 +195,7 @@ def batch(
 
     loaded, evaluation = _evaluate(inputs, True)
     chosen = select(pending_warnings(evaluation, loaded), decision, pattern, item=item,
-                    phenomenon=phenomenon)
+                    phenomenon=phenomenon, source=source_has)
     for item_id, decided in chosen.decides:
         typer.echo(json.dumps({"item": item_id, "output": decided.output,
                                "systems": list(decided.systems), "verdict": decision},

@@ -45,6 +45,7 @@ class Batch:
         scope: What it covers, in words ("item 00123", "phenomenon Gapping").
         decides: (item id, output) pairs it decides, with their systems.
         learned: Why it is proposed, for a learned batch ("shared by 5 items' passes").
+        source: A regex the item's source must contain (empty: any item in scope).
     """
 
     pair: str
@@ -53,10 +54,13 @@ class Batch:
     scope: str
     decides: tuple[tuple[str, Decided], ...]
     learned: str = ""
+    source: str = ""
 
     @property
     def key(self) -> tuple[str, str, str]:
         """What identifies a proposal (to not propose a rejected one again)."""
+        if self.source:
+            return (self.scope, f"{self.pattern} {self.source}", self.verdict)
         return (self.scope, self.pattern, self.verdict)
 
     @property
@@ -65,7 +69,8 @@ class Batch:
         return sum(len(d.systems) for _, d in self.decides)
 
 
-def compile_pattern(pattern: str, literal: bool) -> regex.Pattern[str] | None:
+def compile_pattern(pattern: str, literal: bool, what: str = "batch pattern"
+                    ) -> regex.Pattern[str] | None:
     """The pattern to search (None: everything).
 
     Raises:
@@ -76,12 +81,12 @@ def compile_pattern(pattern: str, literal: bool) -> regex.Pattern[str] | None:
     try:
         return regex.compile(escape(pattern) if literal else pattern)
     except (regex.error, ValueError, OverflowError, RecursionError) as exc:
-        raise TestsuiteError(f"the batch pattern does not compile: {exc}") from None
+        raise TestsuiteError(f"the {what} does not compile: {exc}") from None
 
 
 def select(pending: Iterable[Pending], verdict: str, pattern: str = "", *,
            item: str | None = None, phenomenon: str | None = None,
-           literal: bool = False) -> Batch:
+           literal: bool = False, source: str = "") -> Batch:
     """The pending outputs a batch would decide (its preview).
 
     Args:
@@ -91,6 +96,7 @@ def select(pending: Iterable[Pending], verdict: str, pattern: str = "", *,
         item: Only this item.
         phenomenon: Only items of this phenomenon (case-insensitive).
         literal: Take `pattern` as a phrase, not a regex.
+        source: Only items whose source this regex finds (empty: any).
 
     Raises:
         TestsuiteError: for a bad verdict, a pattern that does not compile, or no scope.
@@ -100,6 +106,7 @@ def select(pending: Iterable[Pending], verdict: str, pattern: str = "", *,
     if item is None and phenomenon is None:
         raise TestsuiteError("a batch needs a scope: an item or a phenomenon")
     compiled = compile_pattern(pattern, literal)
+    in_source = compile_pattern(source, False, "source pattern")
     pending = list(pending)
     if phenomenon is not None:  # as the suite spells it (names.pick: any case)
         [phenomenon] = pick(list(dict.fromkeys(e.phenomenon for e in pending)) or [phenomenon],
@@ -113,11 +120,13 @@ def select(pending: Iterable[Pending], verdict: str, pattern: str = "", *,
             continue
         if compiled is not None and compiled.search(entry.output, timeout=1.0) is None:
             continue
+        if in_source is not None and in_source.search(entry.source, timeout=1.0) is None:
+            continue
         pair = entry.pair
         chosen.append((entry.item, Decided(entry.output, entry.systems, verdict)))
     scope = f"item {item}" if item is not None else f"phenomenon {phenomenon}"
     return Batch(pair, verdict, escape(pattern) if literal and pattern else pattern, scope,
-                 tuple(chosen))
+                 tuple(chosen), source=source)
 
 
 def apply(suite: Suite, batch: Batch, annotator: str | None = None,
@@ -254,3 +263,134 @@ def phrase_batches(pair: str, item: str, phenomenon: str, pending: Mapping[str, 
             found.append(batch)
             break
     return found[:limit]
+
+
+# --------------------------------------------------------------------------------------------
+# Batches across the items of a phenomenon, learned from the shape of decided outputs
+
+#: A word is part of a phenomenon's shapes (kept as written) when the outputs of at least this
+#: share of its items contain it; the other words are the slots (``\w+``).
+SHAPE_SHARE = 0.35
+#: A phenomenon needs at least this many items with outputs for shapes to be learned.
+SHAPE_MIN_ITEMS = 5
+#: A shape is proposed once the decided outputs of this many items match it, all one way.
+SHAPE_SUPPORT = 2
+
+
+def shape_words(outputs_by_item: Iterable[Iterable[str]]) -> frozenset[str]:
+    """The words (case-folded) that the outputs of at least `SHAPE_SHARE` of the items
+    contain: what a phenomenon's translations share ("shouldn't", "had", "to"), not what
+    each item's own sentence brings ("read", "I")."""
+    seen = Counter[str]()
+    items = 0
+    for outputs in outputs_by_item:
+        items += 1
+        seen.update({t.casefold() for output in outputs for t in _WORD.findall(output)})
+    if items < SHAPE_MIN_ITEMS:
+        return frozenset()
+    return frozenset(w for w, n in seen.items() if n >= SHAPE_SHARE * items)
+
+
+_WORD = regex.compile(r"\w+")
+
+
+def shape_pattern(output: str, kept: frozenset[str]) -> str:
+    """The whole-output regex of `output`'s shape: its words not in `kept` become ``\\w+``,
+    the rest is literal ("I shouldn't read." → ``^\\w+ shouldn't \\w+\\.$``)."""
+    parts = ["^"]
+    end = 0
+    for word in _WORD.finditer(output):
+        parts.append(escape(output[end:word.start()]))
+        parts.append(escape(word.group()) if word.group().casefold() in kept else r"\w+")
+        end = word.end()
+    parts.append(escape(output[end:]) + "$")
+    return "".join(parts)
+
+
+def shape_batches(pair: str, phenomenon: str,
+                  judged: Mapping[str, tuple[Sequence[str], Sequence[str]]],
+                  pending: Mapping[str, Mapping[str, Sequence[str]]],
+                  sources: Mapping[str, str],
+                  rejected: Iterable[tuple[str, str, str]] = (),
+                  kept: frozenset[str] | None = None) -> list[Batch]:
+    """Batches over every item of a phenomenon: "pass each pending output shaped like
+    ``^\\w+ will have to \\w+\\.$`` (of the items whose source has *müssen*)", learned from
+    the items decided so far.
+
+    A shape is proposed when the decided outputs of at least `SHAPE_SUPPORT` items match it
+    and all were decided the same way. When they were not, a word of the source that
+    separates them is looked for ("will have to" passes for *müssen* and fails for
+    *sollen*). It decides the pending outputs of the other items that match it.
+
+    Args:
+        pair: Language pair.
+        phenomenon: The phenomenon (its items are the scope).
+        judged: Item id → (outputs decided pass, outputs decided fail), for decided items.
+        pending: Item id → its pending outputs → their systems.
+        sources: Item id → its source sentence.
+        rejected: Keys of batches rejected before (not proposed again).
+        kept: The phenomenon's `shape_words` (computed from `judged` and `pending` if None).
+    """
+    if kept is None:
+        kept = shape_words([*(list(p) + list(f) for p, f in judged.values()),
+                            *(list(outputs) for outputs in pending.values())])
+    if not kept:
+        return []
+    skip = set(rejected)
+    decided = [(item, output, verdict) for item, (passed, failed) in judged.items()
+               for verdict, outputs in (("pass", passed), ("fail", failed))
+               for output in outputs]
+    words = {item: {w.casefold() for w in _WORD.findall(sources.get(item, ""))}
+             for item in {*judged, *pending}}
+    # A shape can only match outputs with its words and punctuation in the same places.
+    by_skeleton: dict[str, list[tuple[str, str, str]]] = {}
+    for entry in decided:
+        by_skeleton.setdefault(_WORD.sub("w", entry[1]), []).append(entry)
+    pending_by_skeleton: dict[str, list[tuple[str, str, Sequence[str]]]] = {}
+    for item, outputs in pending.items():
+        for output, systems in outputs.items():
+            pending_by_skeleton.setdefault(_WORD.sub("w", output), []).append(
+                (item, output, systems))
+    scope = f"phenomenon {phenomenon}"
+    found: list[tuple[int, Batch]] = []
+    shapes = {(shape_pattern(output, kept), _WORD.sub("w", output)) for _, output, _ in decided}
+    for pattern, skeleton in shapes:
+        compiled = regex.compile(pattern)
+        matched = [(item, verdict) for item, output, verdict in by_skeleton[skeleton]
+                   if compiled.search(output)]
+        for word, support, verdict in _separating(matched, words):
+            hits = tuple((item, Decided(output, tuple(systems), verdict))
+                         for item, output, systems in pending_by_skeleton.get(skeleton, ())
+                         if (not word or word in words[item]) and compiled.search(output))
+            if len({item for item, _ in hits}) < 2:
+                continue
+            where = f" of the items whose source has {word!r}" if word else ""
+            batch = Batch(pair, verdict, pattern, scope, hits,
+                          f"every decided output of this shape{where}, in {support} "
+                          f"{phenomenon} items, was {verdict}",
+                          phrase_pattern(word) if word else "")
+            if batch.key not in skip:
+                found.append((support, batch))
+    found.sort(key=lambda sb: (-sb[0], -sb[1].outcomes, sb[1].pattern, sb[1].source))
+    return [batch for _, batch in found]
+
+
+def _separating(matched: Sequence[tuple[str, str]], words: Mapping[str, set[str]]
+                ) -> list[tuple[str, int, str]]:
+    """(source word or "", items, verdict): the decided outputs of a shape, (item, verdict),
+    all one way in at least `SHAPE_SUPPORT` items — all of them, or those of the items whose
+    source has the word."""
+    verdicts = {verdict for _, verdict in matched}
+    support = len({item for item, _ in matched})
+    if len(verdicts) == 1:
+        return [("", support, next(iter(verdicts)))] if support >= SHAPE_SUPPORT else []
+    found = []
+    for word in sorted({w for item, _ in matched for w in words[item]}):
+        chosen = [(item, verdict) for item, verdict in matched if word in words[item]]
+        verdicts = {verdict for _, verdict in chosen}
+        support = len({item for item, _ in chosen})
+        rest = {verdict for item, verdict in matched if word not in words[item]}
+        if len(verdicts) == 1 and support >= SHAPE_SUPPORT and len(rest) == 1 \
+                and rest != verdicts:
+            found.append((word, support, next(iter(verdicts))))
+    return found
