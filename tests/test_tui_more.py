@@ -298,3 +298,64 @@ def test_accepting_a_suggestion_writes_pattern_and_examples_and_undo_restores(
 
     drive(project, scenario)
     assert verdicts(project) == [("idiom-01", ERZAEHLT[2], "pass", "tester", None)]
+
+
+MODAL_SUITE = """\
+pair: en-de
+category: Verb tense/aspect/mood
+items:
+""" + "".join(f"  - id: m{n}\n    phenomenon: Modal pluperfect\n    source: {source}\n"
+              for n, source in enumerate(["I had had to read.", "You had had to sleep.",
+                                          "He had had to go.", "We had had to wait.",
+                                          "They had had to eat.", "She had had to work."], 1))
+# The first three items have rules that decide both outputs; the others have none yet.
+MODAL_RULES = """\
+pair: en-de
+rules:
+  - {item: m1, positive_regex: 'hatte lesen müssen', negative_regex: 'musste'}
+  - {item: m2, positive_regex: 'hattest schlafen müssen', negative_regex: 'musstest'}
+  - {item: m3, positive_regex: 'hatte gehen müssen', negative_regex: 'musste'}
+"""
+MODAL_OUTPUTS = {
+    "A": ["Ich hatte lesen müssen.", "Du hattest schlafen müssen.", "Er hatte gehen müssen.",
+          "Wir hatten warten müssen.", "Sie hatten essen müssen.", "Sie hatte arbeiten müssen."],
+    "B": ["Ich musste lesen.", "Du musstest schlafen.", "Er musste gehen.",
+          "Wir mussten warten.", "Sie mussten essen.", "Sie musste arbeiten."]}
+
+
+@pytest.fixture
+def modal(tmp_path: Path) -> Path:
+    files = {"suites/en-de/verbs.yaml": MODAL_SUITE, "rules/en-de/verbs.yaml": MODAL_RULES,
+             **{f"outputs/{name}.txt": "\n".join(lines) + "\n"
+                for name, lines in MODAL_OUTPUTS.items()}}
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    return tmp_path
+
+
+def test_batch_learned_across_the_phenomenon_decides_its_other_items(modal: Path) -> None:
+    async def scenario(app: TriageApp, pilot: object) -> None:
+        assert len(app.session.entries) == 6  # m4–m6, both systems: nothing decides them
+        proposed = app.session.proposed_batch()
+        assert proposed is not None and proposed.scope == "phenomenon Modal pluperfect"
+        await pilot.press("b")  # type: ignore[attr-defined]
+        screen = app.screen
+        # The dialog opens on the proposal: its scope, its pattern, its preview.
+        assert screen.query_one("#batch-input", Input).value == proposed.pattern
+        assert "phenomenon Modal pluperfect" in str(
+            screen.query_one("#batch-title").render())  # type: ignore[attr-defined]
+        chosen = screen.chosen  # type: ignore[attr-defined]
+        assert (chosen.verdict, sorted(i for i, _ in chosen.decides)) == (
+            proposed.verdict, ["m4", "m5", "m6"])
+        await pilot.press("enter")  # type: ignore[attr-defined]
+        # The other shape is proposed next and decides the rest.
+        await pilot.press("b", "enter")  # type: ignore[attr-defined]
+        assert len(verdicts(modal)) == 6
+        await pilot.press("u")  # type: ignore[attr-defined]  # the second batch, as one
+        assert len(verdicts(modal)) == 3
+
+    drive(modal, scenario)
+    decided = {(item, output): verdict for item, output, verdict, _, _ in verdicts(modal)}
+    assert {v for (i, o), v in decided.items()} == {"pass"} and sorted(
+        o for _, o in decided) == sorted(MODAL_OUTPUTS["A"][3:])

@@ -295,7 +295,10 @@ class BatchScreen(TypeAhead, ModalScreen[object]):
         # Start from the batch learned on the phenomenon, if there is one.
         self.proposed = session.proposed_batch()
         self.verdict = self.proposed.verdict if self.proposed else "pass"
-        self.scope = "item"
+        across = self.proposed is not None and self.proposed.scope.startswith("phenomenon")
+        self.scope = "phenomenon" if across else "item"
+        # A batch learned across the phenomenon may keep to items whose source has a word.
+        self.source = self.proposed.source if self.proposed else ""
         self.chosen: Batch | None = None
         self.error: str | None = None
 
@@ -339,7 +342,8 @@ class BatchScreen(TypeAhead, ModalScreen[object]):
         entry = self.session.current
         assert entry is not None
         where = f"item {entry.item}" if self.scope == "item" else \
-            f"phenomenon {entry.phenomenon}"
+            f"phenomenon {entry.phenomenon}" + (
+                f" whose source matches {self.source}" if self.source else "")
         self.query_one("#batch-title", Label).update(Text.assemble(
             "Batch: ", (self.verdict, f"bold {OUTCOME_STYLES[self.verdict]}"),
             f" every pending output of {where} that matches"))
@@ -347,7 +351,9 @@ class BatchScreen(TypeAhead, ModalScreen[object]):
         table.clear(columns=True)
         pattern = self.query_one("#batch-input", Input).value
         try:
-            self.chosen = self.session.batch_preview(self.verdict, pattern, self.scope)
+            self.chosen = self.session.batch_preview(
+                self.verdict, pattern, self.scope,
+                source=self.source if self.scope == "phenomenon" else "")
         except TestsuiteError as exc:
             self.chosen, self.error = None, str(exc)
             self.query_one("#batch-error", Static).update(Text(self.error))

@@ -32,7 +32,14 @@ from ..matching import DEFAULT_TIMEOUT, CompiledRule, RegexCache
 from ..model import DISAGREEMENT, Rule, Suite, Verdict
 from ..names import pick
 from ..rule_edit import Edit, RegexField, set_item_regex, undo_edit, view_of, with_regex
-from ..verdicts.batch import Batch, apply, phrase_batches, select, shared_phrases
+from ..verdicts.batch import (
+    Batch,
+    apply,
+    phrase_batches,
+    select,
+    shape_batches,
+    shared_phrases,
+)
 from ..verdicts.batch import undo as undo_batch
 from ..verdicts.queue import Pending, Row, pending_rows, verdicts_path
 from ..verdicts.store import record, remove, set_note
@@ -173,6 +180,7 @@ class TriageSession:
         self._seen: dict[Key, str] = {}  # every output pending in this session → category
         self._open: set[Key] = set()  # outputs pending now, all filters off
         self._learned: dict[tuple[str, str], dict[str, list[tuple[str, int]]]] = {}
+        self._shapes: dict[tuple[str, str], list[Batch]] = {}
         self.kept = set(evaluation.systems)
         self.n_systems = systems_per_pair(evaluation)
         self.rows: dict[tuple[str, str], list[Row]] = {}
@@ -281,6 +289,7 @@ class TriageSession:
         current = self.current
         self.rejudge(keys)
         self._learned.clear()  # outcomes changed: phrases are learned again when asked
+        self._shapes.clear()
         fresh = {key_of(p): p for p in self._pending()}
         entries = []
         for entry in self.entries:
@@ -498,8 +507,9 @@ class TriageSession:
     # --- batches and suggestions ------------------------------------------------------------
 
     def batch_preview(self, verdict: str, pattern: str, scope: str, *,
-                      literal: bool = False) -> Batch:
-        """What a batch on the current entry's item (``item``) or phenomenon would decide.
+                      literal: bool = False, source: str = "") -> Batch:
+        """What a batch on the current entry's item (``item``) or phenomenon would decide
+        (for a phenomenon, of the items whose source `source` finds, if given).
 
         Only outputs pending now count; outputs decided in this session are left alone.
         """
@@ -510,7 +520,7 @@ class TriageSession:
         if scope == "item":
             return select(pending, verdict, pattern, item=entry.item, literal=literal)
         return select([e for e in pending if e.pair == entry.pair], verdict, pattern,
-                      phenomenon=entry.phenomenon, literal=literal)
+                      phenomenon=entry.phenomenon, literal=literal, source=source)
 
     def all_pending(self) -> list[Pending]:
         """Every pending output, whatever the filter."""
@@ -531,11 +541,17 @@ class TriageSession:
         return done
 
     def proposed_batch(self, entry: Pending | None = None) -> Batch | None:
-        """A batch for the entry's item learned from the other items of its phenomenon
-        (`testsuite.verdicts.batch.phrase_batches`), or None."""
+        """A batch learned from the other items of the entry's phenomenon, or None: one
+        across the phenomenon that decides the entry's output
+        (`testsuite.verdicts.batch.shape_batches`), else one for its item
+        (`testsuite.verdicts.batch.phrase_batches`)."""
         entry = entry or self.current
         if entry is None:
             return None
+        for shaped in self.shape_proposals(entry.pair, entry.phenomenon):
+            if any(item == entry.item and decided.output == entry.output
+                   for item, decided in shaped.decides):
+                return shaped
         key = (entry.pair, entry.phenomenon)
         learned = self._learned.get(key)
         if learned is None:
@@ -556,6 +572,30 @@ class TriageSession:
         found = phrase_batches(entry.pair, entry.item, entry.phenomenon, pending, decided,
                                learned)
         return found[0] if found else None
+
+    def shape_proposals(self, pair: str, phenomenon: str) -> list[Batch]:
+        """Batches across a phenomenon learned from the shapes of its decided outputs
+        (`testsuite.verdicts.batch.shape_batches`), best first."""
+        key = (pair, phenomenon)
+        if key not in self._shapes:
+            judged: dict[str, tuple[list[str], list[str]]] = {}
+            sources: dict[str, str] = {}
+            for (row_pair, item_id), rows in self.rows.items():
+                item = self.suite.items.get((row_pair, item_id))
+                if row_pair != pair or item is None or item.phenomenon != phenomenon:
+                    continue
+                sources[item_id] = item.source
+                decided = [(r[3].strip(), r[4]) for r in rows if r[4] in ("pass", "fail")]
+                if decided:
+                    judged[item_id] = ([o for o, v in decided if v == "pass"],
+                                       [o for o, v in decided if v == "fail"])
+            pending: dict[str, dict[str, tuple[str, ...]]] = {}
+            for entry in self.all_pending():
+                if entry.pair == pair and entry.phenomenon == phenomenon \
+                        and not self.is_decided(entry):
+                    pending.setdefault(entry.item, {})[entry.output] = entry.systems
+            self._shapes[key] = shape_batches(pair, phenomenon, judged, pending, sources)
+        return self._shapes[key]
 
     def item_outputs(self, pair: str, item: str) -> dict[str, tuple[str, ...]]:
         """Every distinct output of an item (stripped) → the systems that gave it."""
