@@ -47,6 +47,8 @@ from testsuite.model import Rule, Suite, Verdict, standing_verdicts  # noqa: E40
 from testsuite.verdicts.batch import (  # noqa: E402
     Batch,  # noqa: E402
     phrase_batches,
+    shape_batches,
+    shape_words,
     shared_phrases,
 )
 from testsuite.verdicts.suggest import Suggestion, suggest  # noqa: E402
@@ -65,9 +67,12 @@ class Result:
     against_oracle: int = 0
     batches_accepted: int = 0
     batches_rejected: int = 0
+    shapes_accepted: int = 0
+    shapes_rejected: int = 0
     items: int = 0
     seconds: float = 0.0
     rules: dict[tuple[str, str], Rule] = field(default_factory=dict, repr=False)
+    trace: list[str] = field(default_factory=list, repr=False)
 
     @property
     def per_output(self) -> float:
@@ -79,7 +84,9 @@ class Result:
                 "resolved_outputs": self.resolved, "decisions_per_output":
                 round(self.per_output, 4), "against_oracle": self.against_oracle,
                 "batches_accepted": self.batches_accepted,
-                "batches_rejected": self.batches_rejected, "items": self.items,
+                "batches_rejected": self.batches_rejected,
+                "shapes_accepted": self.shapes_accepted,
+                "shapes_rejected": self.shapes_rejected, "items": self.items,
                 "seconds": round(self.seconds, 1)}
 
 
@@ -126,16 +133,75 @@ def per_item_floor(items: dict[str, dict[str, tuple[list[str], str]]]) -> tuple[
     return decisions, resolved
 
 
+def offer_shapes(result: Result, pair: str, phenomenon: str, later: Sequence[str],
+                 items: dict[str, dict[str, tuple[list[str], str]]],
+                 finished: dict[str, tuple[list[str], list[str]]],
+                 by_shape: dict[str, dict[str, str]], rejected: set[tuple[str, str, str]],
+                 kept: frozenset[str], sources: dict[str, str]) -> None:
+    """Before the next item of a phenomenon: offer the batches learned from the shapes of the
+    outputs of its finished items (`shape_batches`) over its items still to do, until none is
+    left; after a rejection the annotator decides an output the preview got wrong."""
+    while True:
+        pending = {}
+        for item_id in later:
+            done = by_shape.get(item_id, {})
+            open_ = {o: entry[0] for o, entry in items[item_id].items()
+                     if entry[1] in ("pass", "fail") and o not in done}
+            if open_:
+                pending[item_id] = open_
+        batches = shape_batches(pair, phenomenon, finished, pending, sources, rejected, kept)
+        if not batches:
+            return
+        chosen = batches[0]
+        result.decisions += 1
+        wrong = [(i, d.output) for i, d in chosen.decides
+                 if items[i][d.output][1] != d.outcome]
+        result.trace.append(f"{'rejected' if wrong else 'accepted'} shape batch "
+                            f"{chosen.verdict} {chosen.pattern} {chosen.source}: "
+                            f"{len(chosen.decides)} outputs of "
+                            f"{len({i for i, _ in chosen.decides})} items")
+        if not wrong:
+            result.accepted += 1
+            result.shapes_accepted += 1
+            for item_id, decided in chosen.decides:
+                by_shape.setdefault(item_id, {})[decided.output] = decided.outcome
+            continue
+        result.rejected += 1
+        result.shapes_rejected += 1
+        rejected.add(chosen.key)
+        item_id, output = wrong[0]  # decided by hand where the preview showed it wrong
+        result.decisions += 1
+        result.manual += 1
+        result.trace.append(f"by hand {item_id}: {items[item_id][output][1]} {output}")
+        by_shape.setdefault(item_id, {})[output] = items[item_id][output][1]
+
+
 def simulate(mode: str, pair: str, items: dict[str, dict[str, tuple[list[str], str]]],
-             phenomena: dict[str, str], cache: RegexCache) -> Result:
+             phenomena: dict[str, str], cache: RegexCache,
+             sources: dict[str, str] | None = None) -> Result:
     """Work every item's queue in one mode: ``none``, ``suggestions`` or ``batches``."""
     result = Result(mode)
+    sources = sources or {}
     start = time.perf_counter()
     # Per phenomenon: (outputs judged pass, outputs judged fail) of each item finished.
     judged: dict[str, list[tuple[list[str], list[str]]]] = {}
-    for item_id, outputs in items.items():
-        phenomenon = phenomena[item_id]
-        learned = shared_phrases(judged.get(phenomenon, [])) if mode == "batches" else {}
+    # Per phenomenon: item → (passes, fails) once finished; outputs decided by shape batches.
+    finished: dict[str, dict[str, tuple[list[str], list[str]]]] = {}
+    by_shape: dict[str, dict[str, str]] = {}
+    rejected_shapes: set[tuple[str, str, str]] = set()
+    by_phenomenon: dict[str, list[str]] = {}
+    for item_id in items:
+        by_phenomenon.setdefault(phenomena[item_id], []).append(item_id)
+    kept = {p: shape_words([list(items[i]) for i in ids]) for p, ids in by_phenomenon.items()}
+    queue = [(p, i) for p, ids in by_phenomenon.items() for i in ids]
+    for position, (phenomenon, item_id) in enumerate(queue):
+        outputs = items[item_id]
+        if mode == "phenomena":
+            later = [i for p, i in queue[position:] if p == phenomenon]
+            offer_shapes(result, pair, phenomenon, later, items, finished.setdefault(
+                phenomenon, {}), by_shape, rejected_shapes, kept[phenomenon], sources)
+        learned = shared_phrases(judged.get(phenomenon, [])) \
+            if mode in ("batches", "phenomena") else {}
         rejected_batches: set[tuple[str, str, str]] = set()
         oracle = {o: outcome for o, (_, outcome) in outputs.items()
                   if outcome in ("pass", "fail")}
@@ -145,7 +211,8 @@ def simulate(mode: str, pair: str, items: dict[str, dict[str, tuple[list[str], s
         result.resolved += sum(len(outputs[o][0]) for o in oracle)
         # Outputs the hidden rule leaves undecided are not part of the simulation.
         systems = {o: tuple(outputs[o][0]) for o in oracle}
-        rule = Rule(item_id)  # the hidden rule: nothing decides anything
+        rule = Rule(item_id, verdicts=tuple(  # the hidden rule: nothing decides anything
+            Verdict(o, v, "oracle", "shape") for o, v in by_shape.get(item_id, {}).items()))
         rejected: set[tuple[str, str]] = set()
         tick = 0
         while True:
@@ -155,7 +222,7 @@ def simulate(mode: str, pair: str, items: dict[str, dict[str, tuple[list[str], s
             if not pending:
                 break
             chosen: Suggestion | Batch | None = None
-            if mode == "batches":
+            if mode in ("batches", "phenomena"):
                 standing = standing_verdicts(rule.verdicts)
                 batches = phrase_batches(pair, item_id, phenomenon,
                                          {o: systems[o] for o in pending}, standing, learned,
@@ -171,6 +238,11 @@ def simulate(mode: str, pair: str, items: dict[str, dict[str, tuple[list[str], s
                 decides = [d for _, d in chosen.decides] if isinstance(chosen, Batch) \
                     else list(chosen.decides)
                 wrong = [d.output for d in decides if oracle.get(d.output) != d.outcome]
+                result.trace.append(
+                    f"{'rejected' if wrong else 'accepted'} "
+                    f"{'batch' if isinstance(chosen, Batch) else 'suggestion'} {item_id}: "
+                    f"{chosen.verdict if isinstance(chosen, Batch) else chosen.field} "
+                    f"{chosen.pattern}: {len(decides)} outputs")
                 if not wrong:
                     result.accepted += 1
                     result.batches_accepted += isinstance(chosen, Batch)
@@ -194,6 +266,7 @@ def simulate(mode: str, pair: str, items: dict[str, dict[str, tuple[list[str], s
             tick += 1
             result.decisions += 1
             result.manual += 1
+            result.trace.append(f"by hand {item_id}: {oracle[output]} {output}")
             rule = replace(rule, verdicts=(*rule.verdicts, Verdict(
                 output, oracle[output], "oracle", f"t{tick:05d}")))
         result.rules[(pair, item_id)] = rule
@@ -202,6 +275,7 @@ def simulate(mode: str, pair: str, items: dict[str, dict[str, tuple[list[str], s
         judged.setdefault(phenomenon, []).append(
             ([o for o, v in outcomes.items() if v == "pass"],
              [o for o, v in outcomes.items() if v == "fail"]))
+        finished.setdefault(phenomenon, {})[item_id] = judged[phenomenon][-1]
         result.against_oracle += sum(
             len(systems[o]) for o, expected in oracle.items()
             if final.judge(o).outcome.value != expected)
@@ -218,8 +292,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--outputs", type=Path, nargs="+", default=[data / "wmt21" / "txt-ts"])
     parser.add_argument("--pair", default="de-en")
     parser.add_argument("--phenomenon", action="append", default=[])
-    parser.add_argument("--mode", action="append", choices=("none", "suggestions", "batches"))
+    parser.add_argument("--mode", action="append",
+                        choices=("none", "suggestions", "batches", "phenomena"))
     parser.add_argument("--json", action="store_true", help="one JSON object per mode")
+    parser.add_argument("--trace", action="store_true", help="print every decision")
     args = parser.parse_args(argv)
 
     from testsuite.inputs import load_outputs
@@ -237,8 +313,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     cache = RegexCache()
     items = oracle_of(suite, systems, args.pair, cache, args.phenomenon)
     phenomena = {i: suite.items[(args.pair, i)].phenomenon for i in items}
-    results = [simulate(mode, args.pair, items, phenomena, cache)
-               for mode in args.mode or ("none", "suggestions", "batches")]
+    sources = {i: suite.items[(args.pair, i)].source for i in items}
+    results = [simulate(mode, args.pair, items, phenomena, cache, sources)
+               for mode in args.mode or ("none", "suggestions", "batches", "phenomena")]
     floor, resolved = per_item_floor(items)
     if args.json:
         print(json.dumps({"mode": "per-item floor", "decisions": floor,
@@ -248,6 +325,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"per-item floor: {floor} decisions for {resolved} resolved outputs = "
               f"{floor / resolved:.3f} per output (deciding each item on its own)")
     for result in results:
+        if args.trace:
+            print(f"# {result.mode}", *result.trace, sep="\n")
         if args.json:
             print(json.dumps(result.as_dict()))
         else:

@@ -18,7 +18,7 @@ from testsuite.matching import CompiledRule, RegexCache
 from testsuite.model import Rule, Verdict
 from testsuite.rule_edit import StaleRule, set_regex, undo_edit, view_of
 from testsuite.verdicts.agreement import agreement, blind_sample, cohen_kappa
-from testsuite.verdicts.batch import phrase_batches, shared_phrases
+from testsuite.verdicts.batch import phrase_batches, shape_batches, shared_phrases
 from testsuite.verdicts.suggest import suggest
 from testsuite.verdicts.why import alternatives, partial_matches
 
@@ -79,6 +79,42 @@ def test_phrases_learned_on_a_phenomenon_propose_a_batch() -> None:
                              learned)
     assert [(b.verdict, b.pattern, [d.output for _, d in b.decides]) for b in batches] == [
         ("pass", r"\bhad had to\b", ["He had had to run."])]
+
+
+# The modal future: "will have to" is right for "müssen" and wrong for "sollen".
+SOURCES = {"i1": "Ich werde lesen müssen.", "i2": "Du wirst schlafen müssen.",
+           "i3": "Ich werde lesen sollen.", "i4": "Er wird gehen sollen.",
+           "i5": "Er wird gehen müssen.", "i6": "Wir werden warten sollen.",
+           "i7": "Sie wird essen müssen.", "i8": "Du wirst schlafen sollen."}
+JUDGED = {"i1": (["I will have to read."], []), "i2": (["You will have to sleep."], []),
+          "i3": (["I will be supposed to read."], ["I will have to read."]),
+          "i4": ([], ["He will have to go."])}
+PENDING = {"i5": {"He will have to go.": ("A", "B")}, "i6": {"We will have to wait.": ("A",)},
+           "i7": {"She will have to eat.": ("B",), "She will eat.": ("A",)},
+           "i8": {"You will have to sleep.": ("C",)}}
+
+
+def test_shapes_learned_on_a_phenomenon_propose_batches_over_its_items() -> None:
+    batches = shape_batches("de-en", "Modal - future I", JUDGED, PENDING, SOURCES)
+    # "will have to" was decided both ways: the source word that separates the items is
+    # part of each batch, and each decides the matching outputs of the items still to do.
+    assert sorted((b.verdict, b.pattern, b.source, [(i, d.output) for i, d in b.decides])
+                  for b in batches) == [
+        ("fail", r"^\w+ will have to \w+\.$", r"\bsollen\b",
+         [("i6", "We will have to wait."), ("i8", "You will have to sleep.")]),
+        ("pass", r"^\w+ will have to \w+\.$", r"\bmüssen\b",
+         [("i5", "He will have to go."), ("i7", "She will have to eat.")])]
+    passed = next(b for b in batches if b.verdict == "pass")
+    assert passed.scope == "phenomenon Modal - future I" and passed.outcomes == 3
+    assert "whose source has 'müssen', in 2 Modal - future I items, was pass" in passed.learned
+    # A rejected batch is not proposed again.
+    again = shape_batches("de-en", "Modal - future I", JUDGED, PENDING, SOURCES,
+                          rejected=[passed.key])
+    assert [b.verdict for b in again] == ["fail"]
+    # Too few items to tell what a phenomenon's translations share: nothing is proposed.
+    few = {i: JUDGED[i] for i in ("i1", "i2")}
+    assert shape_batches("de-en", "Modal - future I", few, {"i5": PENDING["i5"]},
+                         SOURCES) == []
 
 
 # --- accepting a suggestion writes the pattern and the examples; lint guards them -----------
@@ -295,13 +331,17 @@ def test_triage_simulation_never_decides_against_the_oracle(data: Path) -> None:
     items = sim.oracle_of(suite, systems, "de-en", cache,
                           ["Modal - pluperfect", "Modal negated - future I", "Gapping"])
     phenomena = {i: suite.items[("de-en", i)].phenomenon for i in items}
-    none, batches = (sim.simulate(mode, "de-en", items, phenomena, cache)
-                     for mode in ("none", "batches"))
-    assert none.resolved == batches.resolved > 0
+    sources = {i: suite.items[("de-en", i)].source for i in items}
+    none, batches, across = (sim.simulate(mode, "de-en", items, phenomena, cache, sources)
+                             for mode in ("none", "batches", "phenomena"))
+    assert none.resolved == batches.resolved == across.resolved > 0
     assert none.decisions == sum(len([o for o, (_, v) in outputs.items()
                                       if v in ("pass", "fail")]) for outputs in items.values())
     assert batches.against_oracle == 0 and none.against_oracle == 0
+    assert across.against_oracle == 0
     assert batches.decisions < 0.8 * none.decisions
+    # Batches across a phenomenon's items take fewer decisions than batches per item.
+    assert across.shapes_accepted > 0 and across.decisions < batches.decisions
     shutil.rmtree(suite_dir)
 
 
@@ -339,6 +379,10 @@ def test_batch_command(project: Path) -> None:  # noqa: F811
     assert result.exit_code == 0, result.output
     assert "would decide 2 outputs (3 outcomes) of phenomenon Idiom pass" in result.output
     assert not (project / "rules" / "en-de" / "verdicts.yaml").exists()
+    result = runner.invoke(app, ["batch", outputs, "--verdict", "pass", "--phenomenon", "idiom",
+                                 "--source-has", "exam", "--dry-run", *base])
+    assert "would decide 1 outputs (1 outcomes) of phenomenon Idiom pass" in result.output
+    assert "Die Prüfung war leicht." in result.output and "verraten" not in result.output
     result = runner.invoke(app, ["batch", outputs, "--verdict", "fail", "--item", "idiom-02",
                                  *base])
     assert "decided 1 outputs (1 outcomes) of item idiom-02 fail" in result.output
