@@ -125,6 +125,32 @@ def test_filter_in_the_app(project: Path) -> None:
     drive(project, scenario)
 
 
+def test_filter_on_a_left_out_system_shows_an_empty_queue_saying_why(project: Path) -> None:
+    # Online-D did not translate the suite: it is loaded but left out, so it has no rows
+    (project / "outputs" / "Online-D.txt").write_text("n/a\n" * 5, encoding="utf-8")
+
+    async def scenario(app: TriageApp, pilot: object) -> None:
+        assert len(queue(app)) == 4
+        await pilot.press("slash")  # type: ignore[attr-defined]
+        await submit(app, pilot, "system=online-d")  # any case, as everywhere
+        assert not isinstance(app.screen, PromptScreen)  # accepted, and the app runs on
+        assert queue(app) == []
+        heading = str(app.query_one("#heading").render())
+        assert "Nothing left to decide with the filter system=online-d" in heading
+        assert "Online-D: 5 of 5 outputs are the placeholder 'n/a'" in heading
+        await pilot.press("slash")  # type: ignore[attr-defined]
+        await submit(app, pilot, "system=Online-C")
+        assert queue(app) == [BOHNEN]
+
+    drive(project, scenario)
+
+    async def from_the_options(app: TriageApp, pilot: object) -> None:
+        assert queue(app) == []
+        assert "left out" in str(app.query_one("#heading").render())
+
+    drive(project, from_the_options, systems=("Online-D",))
+
+
 def test_filter_from_the_options(project: Path) -> None:
     async def scenario(app: TriageApp, pilot: object) -> None:
         assert queue(app) == [KLACKS, ERZAEHLT]

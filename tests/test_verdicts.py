@@ -13,6 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from testsuite.cli import app
+from testsuite.errors import TestsuiteError
 from testsuite.evaluate import evaluate
 from testsuite.inputs import load_outputs
 from testsuite.loader import load_suite
@@ -82,6 +83,15 @@ def test_identical_outputs_are_one_decision_and_verdicts_apply(project):
     outcomes = evaluation.results.set_index(["system", "item"])["outcome"].to_dict()
     assert outcomes[("A", "idiom-01")] == outcomes[("B", "idiom-01")] == "pass"
     assert [p.item for p in pending_warnings(evaluation, suite)] == ["idiom-02"]
+
+
+def test_a_left_out_system_is_a_known_filter_value_with_nothing_pending(project):
+    (project / "outputs" / "C.txt").write_text("n/a\nn/a\n")  # did not translate the suite
+    suite, evaluation = run(project)
+    assert [e.system for e in evaluation.excluded] == ["C"]
+    assert pending_warnings(evaluation, suite, systems=["c"]) == []
+    with pytest.raises(TestsuiteError, match=r"unknown system: D \(known: A, B, C\)"):
+        pending_warnings(evaluation, suite, systems=["D"])
 
 
 def test_undo_removes_exactly_that_decision(project):

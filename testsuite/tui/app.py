@@ -201,9 +201,12 @@ class TriageApp(App[int]):
         table.clear(columns=True)
         if entry is None:
             filters = str(session.filters)
-            self.query_one("#heading", Static).update(Text(
+            empty = Text(
                 "Nothing left to decide" + (f" with the filter {filters}" if filters else "")
-                + ".  / changes the filter, q quits.", style="bold green"))
+                + ".  / changes the filter, q quits.", style="bold green")
+            for why in session.left_out_filtered():
+                empty.append(f"\n{why}", style="yellow")
+            self.query_one("#heading", Static).update(empty)
             for name in ("judge", "source", "output", "shared", "why", "rule", "suggestion"):
                 self.query_one(f"#{name}", Static).update("")
             return

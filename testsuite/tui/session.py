@@ -30,7 +30,6 @@ from typing import TYPE_CHECKING
 from ..errors import TestsuiteError
 from ..matching import DEFAULT_TIMEOUT, CompiledRule, RegexCache
 from ..model import DISAGREEMENT, Rule, Suite, Verdict
-from ..names import pick
 from ..rule_edit import Edit, RegexField, set_item_regex, undo_edit, view_of, with_regex
 from ..verdicts.batch import (
     Batch,
@@ -41,7 +40,7 @@ from ..verdicts.batch import (
     shared_phrases,
 )
 from ..verdicts.batch import undo as undo_batch
-from ..verdicts.queue import Pending, Row, pending_rows, verdicts_path
+from ..verdicts.queue import Pending, Row, filter_names, pending_rows, verdicts_path
 from ..verdicts.store import record, remove, set_note
 from ..verdicts.suggest import Suggestion, suggest
 from .filters import Filters
@@ -158,7 +157,7 @@ class TriageSession:
                  filters: Filters | None = None, order: str = "impact",
                  cache: RegexCache | None = None, timeout: float = DEFAULT_TIMEOUT) -> None:
         from ..normalise import profile
-        from ..verdicts.queue import evaluation_rows, systems_per_pair
+        from ..verdicts.queue import evaluation_rows, known_systems, systems_per_pair
 
         self.suite = suite
         self.systems: list[SystemOutputs] = evaluation.inputs
@@ -182,6 +181,8 @@ class TriageSession:
         self._learned: dict[tuple[str, str], dict[str, list[tuple[str, int]]]] = {}
         self._shapes: dict[tuple[str, str], list[Batch]] = {}
         self.kept = set(evaluation.systems)
+        self.known_systems = known_systems(evaluation)  # what a system filter may name
+        self.left_out = evaluation.excluded
         self.n_systems = systems_per_pair(evaluation)
         self.rows: dict[tuple[str, str], list[Row]] = {}
         for row in evaluation_rows(evaluation):
@@ -258,7 +259,8 @@ class TriageSession:
         if not (f.categories or f.phenomena or f.systems):
             return everything
         return pending_rows(rows, self.suite, self.n_systems, categories=f.categories,
-                            phenomena=f.phenomena, systems=f.systems, order=self.order)
+                            phenomena=f.phenomena, systems=f.systems, order=self.order,
+                            systems_known=self.known_systems)
 
     def refresh(self, keep: Key | None = None) -> None:
         """Recompute the queue from the judged outputs.
@@ -348,14 +350,21 @@ class TriageSession:
     def check_filters(self, filters: Filters) -> None:
         """Refuse filter values that name no category, phenomenon or system.
 
+        The names are those `pending_rows` selects from (`filter_names`): a system left out
+        of the evaluation is known, and simply has nothing pending.
+
         Raises:
             TestsuiteError: naming the unknown values and the known ones.
         """
-        pick(list(dict.fromkeys(i.category for i in self.suite)), filters.categories,
-             "category")
-        pick(list(dict.fromkeys(i.phenomenon for i in self.suite)), filters.phenomena,
-             "phenomenon")
-        pick([s.system for s in self.systems], filters.systems, "system")
+        filter_names(self.suite, self.known_systems, categories=filters.categories,
+                     phenomena=filters.phenomena, systems=filters.systems)
+
+    def left_out_filtered(self) -> list[str]:
+        """Why systems the filter names were left out of the evaluation (they did not
+        translate the suite, so they have nothing pending)."""
+        chosen = filter_names(self.suite, self.known_systems,
+                              systems=self.filters.systems)["system"]
+        return [str(e) for e in self.left_out if e.system in chosen]
 
     def set_filters(self, filters: Filters) -> None:
         """Show only the entries `filters` selects (the queue is recomputed)."""

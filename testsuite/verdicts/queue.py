@@ -74,6 +74,40 @@ def evaluation_rows(evaluation: Evaluation) -> Iterable[Row]:
                                             "reason")), strict=True)
 
 
+def known_systems(evaluation: Evaluation) -> list[str]:
+    """The systems a filter may name: every system loaded, in input order.
+
+    Systems left out because they did not translate the suite are known too: they have no
+    judged rows, so filtering to one selects nothing pending, which is not an error.
+    """
+    return list(dict.fromkeys([*evaluation.systems, *(e.system for e in evaluation.excluded)]))
+
+
+def filter_names(suite: Suite, systems_known: Sequence[str], *,
+                 categories: Sequence[str] | None = None,
+                 phenomena: Sequence[str] | None = None,
+                 systems: Sequence[str] | None = None) -> dict[str, set[str]]:
+    """What a filter selects, by field, as the suite and the outputs spell the names
+    (`names.pick`: any case); an empty set where that field is not filtered.
+
+    Args:
+        suite: The suite (its categories and phenomena).
+        systems_known: The system names a filter may take (`known_systems`).
+        categories, phenomena, systems: The filter's values.
+
+    Raises:
+        TestsuiteError: naming the unknown values and the known ones.
+    """
+    items = list(suite)
+    return {
+        "category": set(pick(list(dict.fromkeys(i.category for i in items)), categories,
+                             "category")) if categories else set(),
+        "phenomenon": set(pick(list(dict.fromkeys(i.phenomenon for i in items)), phenomena,
+                               "phenomenon")) if phenomena else set(),
+        "system": set(pick(systems_known, systems, "system")) if systems else set(),
+    }
+
+
 def systems_per_pair(evaluation: Evaluation) -> dict[str, int]:
     """How many systems were evaluated per language pair (the impact of an item)."""
     columns = evaluation.columns
@@ -99,15 +133,16 @@ def pending_warnings(evaluation: Evaluation, suite: Suite, *,
         order: ``impact`` (default) or ``suite``.
     """
     return pending_rows(evaluation_rows(evaluation), suite, systems_per_pair(evaluation),
-                        categories=categories,
-                        phenomena=phenomena, systems=systems, order=order)
+                        categories=categories, phenomena=phenomena, systems=systems,
+                        order=order, systems_known=known_systems(evaluation))
 
 
 def pending_rows(rows: Iterable[Row], suite: Suite, n_systems: dict[str, int], *,
                  categories: Sequence[str] | None = None,
                  phenomena: Sequence[str] | None = None,
                  systems: Sequence[str] | None = None,
-                 order: str = "impact") -> list[Pending]:
+                 order: str = "impact",
+                 systems_known: Sequence[str] | None = None) -> list[Pending]:
     """`pending_warnings` over judged rows (a triage session keeps its own, updated per item).
 
     Args:
@@ -118,19 +153,19 @@ def pending_rows(rows: Iterable[Row], suite: Suite, n_systems: dict[str, int], *
         phenomena: Only items of these phenomena (case-insensitive).
         systems: Only outputs of these systems.
         order: ``impact`` (default) or ``suite``.
+        systems_known: The system names `systems` may take (`known_systems`; default: those
+            of the rows).
+
+    Raises:
+        TestsuiteError: for an unknown order or filter value (`filter_names`).
     """
     if order not in ("impact", "suite"):
         raise TestsuiteError(f"order must be 'impact' or 'suite', not {order!r}")
     rows = list(rows)
-    items = list(suite)
-    wanted = {  # names as the suite and the outputs spell them (names.pick: any case)
-        "category": set(pick(list(dict.fromkeys(i.category for i in items)), categories,
-                             "category")) if categories else set(),
-        "phenomenon": set(pick(list(dict.fromkeys(i.phenomenon for i in items)), phenomena,
-                               "phenomenon")) if phenomena else set(),
-        "system": set(pick(list(dict.fromkeys(row[2] for row in rows)), systems, "system"))
-        if systems else set(),
-    }
+    if systems_known is None:
+        systems_known = list(dict.fromkeys(row[2] for row in rows))
+    wanted = filter_names(suite, systems_known, categories=categories, phenomena=phenomena,
+                          systems=systems)
     position = {key: index for index, key in enumerate(suite.items)}
     open_outputs: dict[tuple[str, str], set[str]] = {}
     blocked: set[tuple[str, str]] = set()  # items with a missing output never enter
