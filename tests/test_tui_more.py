@@ -385,3 +385,26 @@ def test_batch_learned_across_the_phenomenon_decides_its_other_items(modal: Path
     decided = {(item, output): verdict for item, output, verdict, _, _ in verdicts(modal)}
     assert {v for (i, o), v in decided.items()} == {"pass"} and sorted(
         o for _, o in decided) == sorted(MODAL_OUTPUTS["A"][3:])
+
+
+def test_an_output_the_preview_got_wrong_is_decided_the_other_way_first(modal: Path) -> None:
+    wrong = "Sie hatte laufen müssen."  # "arbeiten" is not "laufen"
+    (modal / "outputs" / "C.txt").write_text(
+        "\n".join([*MODAL_OUTPUTS["A"][:5], wrong]) + "\n", encoding="utf-8")
+
+    async def scenario(app: TriageApp, pilot: object) -> None:
+        await pilot.press("b")  # type: ignore[attr-defined]
+        screen = app.screen
+        outputs = [d.output for _, d in screen.chosen.decides]  # type: ignore[attr-defined]
+        assert wrong in outputs and screen.chosen.verdict == "pass"  # type: ignore[attr-defined]
+        await pilot.press(*["down"] * outputs.index(wrong), "ctrl+o")  # type: ignore[attr-defined]
+        # Decided fail at once; the batch goes on without it.
+        assert verdicts(modal) == [("m6", wrong, "fail", "tester", None)]
+        left = [d.output for _, d in screen.chosen.decides]  # type: ignore[attr-defined]
+        assert wrong not in left and len(left) == len(outputs) - 1
+        await pilot.press("enter")  # type: ignore[attr-defined]
+        assert app.screen is not screen
+
+    drive(modal, scenario)
+    decided = {output: verdict for _, output, verdict, _, _ in verdicts(modal)}
+    assert decided == {wrong: "fail", **{o: "pass" for o in MODAL_OUTPUTS["A"][3:]}}

@@ -89,8 +89,11 @@ class TypeAhead:
         cast("ModalScreen[object]", self).dismiss(result)
 
 
-def _table(table_id: str) -> DataTable[Text]:
-    table: DataTable[Text] = DataTable(id=table_id, cursor_type="none", zebra_stripes=True)
+def _table(table_id: str, rows: bool = False) -> DataTable[Text]:
+    """A table that never takes the focus from the dialog's input (`rows`: with a row
+    cursor the dialog moves)."""
+    table: DataTable[Text] = DataTable(id=table_id, cursor_type="row" if rows else "none",
+                                       zebra_stripes=True)
     table.can_focus = False
     return table
 
@@ -279,14 +282,19 @@ class BatchScreen(TypeAhead, ModalScreen[object]):
     """Decide every pending output of the item (or phenomenon) that matches a pattern.
 
     Keys: type a regex (empty: every pending output); ``ctrl+p``/``ctrl+f`` choose pass or
-    fail; ``ctrl+s`` switches the scope between the item and its phenomenon; `enter`
-    records the batch (undone as one with ``u``); `escape` cancels.
+    fail; ``ctrl+s`` switches the scope between the item and its phenomenon; ``↑``/``↓``
+    choose an output of the preview and ``ctrl+o`` decides it the other way at once (it
+    leaves the batch: what a preview got wrong is put right before the batch is recorded);
+    `enter` records the batch (undone as one with ``u``); `escape` cancels.
     """
 
     BINDINGS = [Binding("escape", "cancel", "cancel"),
                 Binding("ctrl+p", "verdict('pass')", "pass"),
                 Binding("ctrl+f", "verdict('fail')", "fail"),
-                Binding("ctrl+s", "scope", "item/phenomenon")]
+                Binding("ctrl+s", "scope", "item/phenomenon"),
+                Binding("down", "row(1)", "next output", show=False),
+                Binding("up", "row(-1)", "previous output", show=False),
+                Binding("ctrl+o", "other_way", "decide it the other way")]
     input_id = "batch-input"
 
     def __init__(self, session: TriageSession) -> None:
@@ -313,9 +321,10 @@ class BatchScreen(TypeAhead, ModalScreen[object]):
                             classes="dialog-help")
             yield Static("", id="batch-error", classes="error")
             yield Static("", id="batch-summary")
-            yield _table("batch-preview")
+            yield _table("batch-preview", rows=True)
             yield Label(Text("enter: record · ctrl+p pass · ctrl+f fail · ctrl+s item or "
-                             "phenomenon · escape: cancel"), classes="dialog-help")
+                             "phenomenon · ↑↓ ctrl+o: that output the other way · "
+                             "escape: cancel"), classes="dialog-help")
 
     def on_mount(self) -> None:
         """Preview every pending output of the item."""
@@ -336,6 +345,36 @@ class BatchScreen(TypeAhead, ModalScreen[object]):
         """Switch between the item and its phenomenon."""
         self.scope = "phenomenon" if self.scope == "item" else "item"
         self.update_preview()
+
+    def action_row(self, step: int) -> None:
+        """Move the preview's cursor."""
+        table = self.query_one("#batch-preview", DataTable)
+        if table.row_count:
+            table.move_cursor(row=max(0, min(table.cursor_row + step, table.row_count - 1)))
+
+    def action_other_way(self) -> None:
+        """Decide the output under the cursor the other way (it leaves the batch)."""
+        table = self.query_one("#batch-preview", DataTable)
+        if self.chosen is None or not self.chosen.decides:
+            self.app.bell()
+            return
+        row = min(table.cursor_row, len(self.chosen.decides) - 1)
+        item, decided = self.chosen.decides[row]
+        entry = next((e for e in self.session.all_pending() if (e.pair, e.item, e.output)
+                      == (self.chosen.pair, item, decided.output)), None)
+        if entry is None:
+            self.app.bell()
+            return
+        other = "fail" if self.verdict == "pass" else "pass"
+        try:
+            self.session.decide(other, entry)
+        except TestsuiteError as exc:
+            self.query_one("#batch-error", Static).update(Text(str(exc)))
+            return
+        self.notify(f"{item}: {decided.output!r} decided {other}", timeout=4, markup=False)
+        self.update_preview()
+        if table.row_count:
+            table.move_cursor(row=min(row, table.row_count - 1))
 
     def update_preview(self) -> None:
         """List what the batch would decide."""

@@ -412,13 +412,15 @@ class TriageSession:
         self.shared.save_drafts(self.notes, entry.pair, entry.item)
         return "as a draft, stored with the verdict"
 
-    def decide(self, verdict: str) -> Decision | None:
-        """Record `verdict` (pass or fail) on the current entry and go to the next open one.
+    def decide(self, verdict: str, entry: Pending | None = None) -> Decision | None:
+        """Record `verdict` (pass or fail) on the current entry and go to the next open one
+        (or on `entry`, staying where the session is: an output a batch preview got wrong).
 
         Deciding an entry again replaces this session's earlier verdict on it; deciding an
         entry in disagreement settles it (the verdict is marked ``settles``).
         """
-        entry = self.current
+        advance = entry is None
+        entry = entry or self.current
         if entry is None:
             return None
         key = key_of(entry)
@@ -438,7 +440,8 @@ class TriageSession:
         if self.notes.pop(key, None) is not None:
             self.shared.save_drafts(self.notes, entry.pair, entry.item)
         self.rejudge({(entry.pair, entry.item)})
-        self.next_open()
+        if advance:
+            self.next_open()
         return decision
 
     def undo(self) -> Action | None:
