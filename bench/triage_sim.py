@@ -4,7 +4,7 @@ Usage::
 
     python bench/triage_sim.py [--suite ../shared/data/dfki-mt-testsuite/de-en/items.json]
                                [--outputs ../shared/data/wmt21/txt-ts] [--pair de-en]
-                               [--phenomenon NAME …] [--json]
+                               [--phenomenon NAME …] [--mode MODE …] [--json] [--trace]
 
 Take the items that have rules, hide their rules, and let an *oracle annotator* decide each
 output the way the hidden rule judges it; outputs the hidden rule leaves undecided (its
@@ -20,7 +20,15 @@ systems first, as the triage queue orders them:
 * **with suggestions and batches**: before that, the batch learned from the items of the
   same phenomenon decided so far (`testsuite.verdicts.batch.phrase_batches`: "pass the
   outputs of this item that contain *had had to*", or "fail those without it") is offered
-  the same way.
+  the same way;
+* **with batches across a phenomenon** as well: before each item, the batches learned from
+  the shapes of the outputs of the phenomenon's finished items
+  (`testsuite.verdicts.batch.shape_batches`: "pass every pending output of the phenomenon
+  shaped ``^\\w+ shouldn't have \\w+\\.$``") are offered over its items still to do, until
+  none is left. After a rejection the annotator decides by hand every output the preview
+  got wrong when they are at most half of it (``ctrl+o`` in the batch dialog), one
+  decision each, and the batch may be offered again without them; otherwise the first
+  one, and the batch is not offered again.
 
 Reported: decisions per resolved output (resolved outputs are item × system outcomes the
 oracle decides), and the number of outputs whose final outcome differs from the oracle,
@@ -133,6 +141,12 @@ def per_item_floor(items: dict[str, dict[str, tuple[list[str], str]]]) -> tuple[
     return decisions, resolved
 
 
+#: After a rejected batch across a phenomenon, the annotator decides by hand every output its
+#: preview got wrong when they are at most this share of it (and the batch may be offered
+#: again without them).
+FIX_SHARE = 0.5
+
+
 def offer_shapes(result: Result, pair: str, phenomenon: str, later: Sequence[str],
                  items: dict[str, dict[str, tuple[list[str], str]]],
                  finished: dict[str, tuple[list[str], list[str]]],
@@ -168,12 +182,17 @@ def offer_shapes(result: Result, pair: str, phenomenon: str, later: Sequence[str
             continue
         result.rejected += 1
         result.shapes_rejected += 1
-        rejected.add(chosen.key)
-        item_id, output = wrong[0]  # decided by hand where the preview showed it wrong
-        result.decisions += 1
-        result.manual += 1
-        result.trace.append(f"by hand {item_id}: {items[item_id][output][1]} {output}")
-        by_shape.setdefault(item_id, {})[output] = items[item_id][output][1]
+        # The annotator decides by hand what the preview got wrong: every such output when
+        # they are few (at most one in FIX_SHARE), and the batch may then be offered again
+        # without them; otherwise the first one, and the batch is not offered again.
+        if len(wrong) > FIX_SHARE * len(chosen.decides):
+            rejected.add(chosen.key)
+            wrong = wrong[:1]
+        for item_id, output in wrong:
+            result.decisions += 1
+            result.manual += 1
+            result.trace.append(f"by hand {item_id}: {items[item_id][output][1]} {output}")
+            by_shape.setdefault(item_id, {})[output] = items[item_id][output][1]
 
 
 def simulate(mode: str, pair: str, items: dict[str, dict[str, tuple[list[str], str]]],
@@ -333,7 +352,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"{result.mode:<12} {result.decisions:>6} decisions for {result.resolved} "
                   f"resolved outputs of {result.items} items = {result.per_output:.3f} per "
                   f"output ({result.manual} by hand, {result.accepted} accepted, "
-                  f"{result.rejected} rejected); against the oracle: {result.against_oracle}"
+                  f"{result.rejected} rejected"
+                  + (f", of which across a phenomenon {result.shapes_accepted} accepted and "
+                     f"{result.shapes_rejected} rejected" if result.mode == "phenomena" else "")
+                  + f"); against the oracle: {result.against_oracle}"
                   f"  [{result.seconds:.1f} s]")
     return 1 if any(r.against_oracle for r in results) else 0
 
