@@ -365,6 +365,10 @@ def test_batch_learned_across_the_phenomenon_decides_its_other_items(modal: Path
         assert len(app.session.entries) == 6  # m4–m6, both systems: nothing decides them
         proposed = app.session.proposed_batch()
         assert proposed is not None and proposed.scope == "phenomenon Modal pluperfect"
+        shown = str(app.query_one("#suggestion").render())  # type: ignore[attr-defined]
+        assert (f"batch (b proposes it): {proposed.verdict} the 3 pending outputs of 3 items of "
+                f"the phenomenon matching {proposed.pattern} — every decided output of this "
+                "shape, in 3 Modal pluperfect items, was") in shown
         await pilot.press("b")  # type: ignore[attr-defined]
         screen = app.screen
         # The dialog opens on the proposal: its scope, its pattern, its preview.

@@ -97,8 +97,15 @@ def suggestion_text(suggestion: Suggestion | None, batch: Batch | None = None) -
     if batch is not None:
         text.append("batch (b proposes it): ", style="bold magenta")
         text.append(f"{batch.verdict} the {len(batch.decides)} pending output"
-                    f"{'s' if len(batch.decides) != 1 else ''} matching ")
+                    f"{'s' if len(batch.decides) != 1 else ''} ")
+        items = len({item for item, _ in batch.decides})
+        if batch.scope.startswith("phenomenon"):
+            text.append(f"of {items} item{'s' if items != 1 else ''} of the phenomenon ")
+        text.append("matching ")
         text.append(batch.pattern, style="bold")
+        if batch.source:
+            text.append(" where the source matches ")
+            text.append(batch.source, style="bold")
         text.append(f" — {batch.learned}", style="dim")
     if suggestion is None:
         return text
