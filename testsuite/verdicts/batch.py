@@ -269,11 +269,14 @@ def phrase_batches(pair: str, item: str, phenomenon: str, pending: Mapping[str, 
 # Batches across the items of a phenomenon, learned from the shape of decided outputs
 
 #: A word is part of a phenomenon's shapes (kept as written) when the outputs of at least this
-#: share of its items contain it; the other words are the slots (``\w+``).
+#: share of its items contain it; the other words are the slots (``\w+``). Measured by
+#: `bench/triage_sim.py` on WMT21 de-en (mode ``phenomena``): 0.25 costs 0.105 decisions per
+#: resolved output, 0.35 costs 0.098.
 SHAPE_SHARE = 0.35
 #: A phenomenon needs at least this many items with outputs for shapes to be learned.
 SHAPE_MIN_ITEMS = 5
-#: A shape is proposed once the decided outputs of this many items match it, all one way.
+#: A shape is proposed once the decided outputs of this many items match it, all one way
+#: (measured as above: 2 costs 0.098, 3 costs 0.105).
 SHAPE_SUPPORT = 2
 
 
