@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import importlib.util
+import json
 import math
 import shutil
 from pathlib import Path
@@ -115,6 +116,60 @@ def test_shapes_learned_on_a_phenomenon_propose_batches_over_its_items() -> None
     few = {i: JUDGED[i] for i in ("i1", "i2")}
     assert shape_batches("de-en", "Modal - future I", few, {"i5": PENDING["i5"]},
                          SOURCES) == []
+
+
+MODAL_SUITE = """\
+pair: en-de
+category: Verb tense/aspect/mood
+items:
+""" + "".join(f"  - id: m{n}\n    phenomenon: Modal pluperfect\n    source: {source}\n"
+              for n, source in enumerate(["I had had to read.", "You had had to sleep.",
+                                          "He had had to go.", "We had had to wait.",
+                                          "They had had to eat.", "She had had to work."], 1))
+# The first three items have rules that decide both outputs; the others have none yet.
+MODAL_RULES = """\
+pair: en-de
+rules:
+  - {item: m1, positive_regex: 'hatte lesen müssen', negative_regex: 'musste'}
+  - {item: m2, positive_regex: 'hattest schlafen müssen', negative_regex: 'musstest'}
+  - {item: m3, positive_regex: 'hatte gehen müssen', negative_regex: 'musste'}
+"""
+MODAL_OUTPUTS = {
+    "A": ["Ich hatte lesen müssen.", "Du hattest schlafen müssen.", "Er hatte gehen müssen.",
+          "Wir hatten warten müssen.", "Sie hatten essen müssen.", "Sie hatte arbeiten müssen."],
+    "B": ["Ich musste lesen.", "Du musstest schlafen.", "Er musste gehen.",
+          "Wir mussten warten.", "Sie mussten essen.", "Sie musste arbeiten."]}
+
+
+@pytest.fixture
+def modal(tmp_path: Path) -> Path:
+    files = {"suites/en-de/verbs.yaml": MODAL_SUITE, "rules/en-de/verbs.yaml": MODAL_RULES,
+             **{f"outputs/{name}.txt": "\n".join(lines) + "\n"
+                for name, lines in MODAL_OUTPUTS.items()}}
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    return tmp_path
+
+
+def test_batches_learned_across_a_phenomenon_from_the_command_line(modal: Path) -> None:
+    base = ["--suite", str(modal / "suites"), "--suite", str(modal / "rules")]
+    outputs = str(modal / "outputs")
+    result = runner.invoke(app, ["batch", outputs, "--phenomenon", "modal pluperfect",
+                                 "--learned", *base])
+    assert result.exit_code == 0, result.output
+    found = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [(f["phenomenon"], f["verdict"], f["items"]) for f in found] == [
+        ("Modal pluperfect", "pass", 3), ("Modal pluperfect", "fail", 3)]
+    assert {d["output"] for d in found[0]["decides"]} == set(MODAL_OUTPUTS["A"][3:])
+    # Recorded as listed: the pattern (and source word) of a proposal, with its verdict.
+    result = runner.invoke(app, ["batch", outputs, "--phenomenon", "Modal pluperfect",
+                                 "--pattern", found[1]["pattern"], "--verdict", "fail", *base])
+    assert "decided 3 outputs (3 outcomes) of phenomenon Modal pluperfect fail" in result.output
+    for wrong, message in ((["--learned"], "--learned needs --phenomenon"),
+                           (["--phenomenon", "Modal pluperfect"], "--verdict is needed")):
+        result = runner.invoke(app, ["batch", outputs, *wrong, *base])
+        assert result.exit_code == 1 and message in result.output, result.output
 
 
 # --- accepting a suggestion writes the pattern and the examples; lint guards them -----------

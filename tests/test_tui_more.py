@@ -24,6 +24,7 @@ from testsuite.tui.render import NEGATIVE, POSITIVE, highlight
 from testsuite.tui.screens import PromptScreen, RegexScreen
 from testsuite.tui.session import TriageSession
 
+from .test_annotation import MODAL_OUTPUTS, modal  # noqa: F401  (the fixture)
 from .test_tui import (  # the fixture is used by name (see pyproject: F811)
     BOHNEN,
     ERZAEHLT,
@@ -324,40 +325,6 @@ def test_accepting_a_suggestion_writes_pattern_and_examples_and_undo_restores(
 
     drive(project, scenario)
     assert verdicts(project) == [("idiom-01", ERZAEHLT[2], "pass", "tester", None)]
-
-
-MODAL_SUITE = """\
-pair: en-de
-category: Verb tense/aspect/mood
-items:
-""" + "".join(f"  - id: m{n}\n    phenomenon: Modal pluperfect\n    source: {source}\n"
-              for n, source in enumerate(["I had had to read.", "You had had to sleep.",
-                                          "He had had to go.", "We had had to wait.",
-                                          "They had had to eat.", "She had had to work."], 1))
-# The first three items have rules that decide both outputs; the others have none yet.
-MODAL_RULES = """\
-pair: en-de
-rules:
-  - {item: m1, positive_regex: 'hatte lesen müssen', negative_regex: 'musste'}
-  - {item: m2, positive_regex: 'hattest schlafen müssen', negative_regex: 'musstest'}
-  - {item: m3, positive_regex: 'hatte gehen müssen', negative_regex: 'musste'}
-"""
-MODAL_OUTPUTS = {
-    "A": ["Ich hatte lesen müssen.", "Du hattest schlafen müssen.", "Er hatte gehen müssen.",
-          "Wir hatten warten müssen.", "Sie hatten essen müssen.", "Sie hatte arbeiten müssen."],
-    "B": ["Ich musste lesen.", "Du musstest schlafen.", "Er musste gehen.",
-          "Wir mussten warten.", "Sie mussten essen.", "Sie musste arbeiten."]}
-
-
-@pytest.fixture
-def modal(tmp_path: Path) -> Path:
-    files = {"suites/en-de/verbs.yaml": MODAL_SUITE, "rules/en-de/verbs.yaml": MODAL_RULES,
-             **{f"outputs/{name}.txt": "\n".join(lines) + "\n"
-                for name, lines in MODAL_OUTPUTS.items()}}
-    for name, text in files.items():
-        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / name).write_text(text, encoding="utf-8")
-    return tmp_path
 
 
 def test_batch_learned_across_the_phenomenon_decides_its_other_items(modal: Path) -> None:

@@ -174,7 +174,8 @@ def agreement(
 @with_inputs
 def batch(
     inputs: InputSpec,
-    decision: Annotated[str, typer.Option("--verdict", help="pass or fail.")],
+    decision: Annotated[str | None, typer.Option(
+        "--verdict", help="pass or fail.", show_default=False)] = None,
     item: Annotated[str | None, typer.Option(
         help="Every pending output of this item…", show_default=False)] = None,
     phenomenon: Annotated[str | None, typer.Option(
@@ -186,14 +187,40 @@ def batch(
     annotator: Annotated[str | None, typer.Option(
         help="Who decides (default: your login name).", show_default=False)] = None,
     dry_run: Annotated[bool, typer.Option(help="Only show what would be decided.")] = False,
+    learned: Annotated[bool, typer.Option(
+        "--learned", help="Only list the batches learned across the --phenomenon from the "
+        "shapes of its decided outputs, one JSON object each (record one with its "
+        "--pattern, --source-has and --verdict).")] = False,
 ) -> None:
     """Decide many pending outputs at once: those of an item or phenomenon that match."""
     import json
 
-    from ..verdicts.batch import apply, select
-    from ..verdicts.queue import pending_warnings
+    from ..errors import TestsuiteError
+    from ..verdicts.batch import apply, learned_across, select
+    from ..verdicts.queue import evaluation_rows, pending_warnings
 
+    if learned and phenomenon is None:
+        raise TestsuiteError("--learned needs --phenomenon: batches are learned across the "
+                             "items of one phenomenon")
+    if not learned and decision is None:
+        raise TestsuiteError("--verdict is needed: pass or fail")
     loaded, evaluation = _evaluate(inputs, True)
+    if learned:
+        pending = pending_warnings(evaluation, loaded, phenomena=[phenomenon or ""])
+        # As the suite spells it, per pair (names.pick takes any case).
+        spelled = dict.fromkeys((e.pair, e.phenomenon) for e in pending)
+        found = [(name, b) for pair, name in spelled for b in learned_across(
+            pair, name, evaluation_rows(evaluation), loaded, pending)]
+        for name, proposal in found:
+            typer.echo(json.dumps({
+                "pair": proposal.pair, "phenomenon": name, "verdict": proposal.verdict,
+                "pattern": proposal.pattern, "source_has": proposal.source,
+                "learned": proposal.learned, "items": len({i for i, _ in proposal.decides}),
+                "decides": [{"item": i, "output": d.output, "systems": list(d.systems)}
+                            for i, d in proposal.decides]}, ensure_ascii=False))
+        _console(stderr=True).print(f"{len(found)} batches learned across the phenomenon")
+        return
+    assert decision is not None
     chosen = select(pending_warnings(evaluation, loaded), decision, pattern, item=item,
                     phenomenon=phenomenon, source=source_has)
     for item_id, decided in chosen.decides:

@@ -34,9 +34,9 @@ from ..rule_edit import Edit, RegexField, set_item_regex, undo_edit, view_of, wi
 from ..verdicts.batch import (
     Batch,
     apply,
+    learned_across,
     phrase_batches,
     select,
-    shape_batches,
     shared_phrases,
 )
 from ..verdicts.batch import undo as undo_batch
@@ -587,26 +587,12 @@ class TriageSession:
 
     def shape_proposals(self, pair: str, phenomenon: str) -> list[Batch]:
         """Batches across a phenomenon learned from the shapes of its decided outputs
-        (`testsuite.verdicts.batch.shape_batches`), best first."""
+        (`testsuite.verdicts.batch.learned_across`), best first."""
         key = (pair, phenomenon)
         if key not in self._shapes:
-            judged: dict[str, tuple[list[str], list[str]]] = {}
-            sources: dict[str, str] = {}
-            for (row_pair, item_id), rows in self.rows.items():
-                item = self.suite.items.get((row_pair, item_id))
-                if row_pair != pair or item is None or item.phenomenon != phenomenon:
-                    continue
-                sources[item_id] = item.source
-                decided = [(r[3].strip(), r[4]) for r in rows if r[4] in ("pass", "fail")]
-                if decided:
-                    judged[item_id] = ([o for o, v in decided if v == "pass"],
-                                       [o for o, v in decided if v == "fail"])
-            pending: dict[str, dict[str, tuple[str, ...]]] = {}
-            for entry in self.all_pending():
-                if entry.pair == pair and entry.phenomenon == phenomenon \
-                        and not self.is_decided(entry):
-                    pending.setdefault(entry.item, {})[entry.output] = entry.systems
-            self._shapes[key] = shape_batches(pair, phenomenon, judged, pending, sources)
+            self._shapes[key] = learned_across(
+                pair, phenomenon, (row for rows in self.rows.values() for row in rows),
+                self.suite, [e for e in self.all_pending() if not self.is_decided(e)])
         return self._shapes[key]
 
     def item_outputs(self, pair: str, item: str) -> dict[str, tuple[str, ...]]:

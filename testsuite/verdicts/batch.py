@@ -23,7 +23,7 @@ import regex
 from ..errors import TestsuiteError
 from ..model import VERDICTS, Suite, Verdict
 from ..names import pick
-from .queue import Pending, verdicts_path
+from .queue import Pending, Row, verdicts_path
 from .store import make_verdict, record_many, remove_many
 from .suggest import Decided, contains, escape, phrase_pattern, phrases
 
@@ -397,3 +397,33 @@ def _separating(matched: Sequence[tuple[str, str]], words: Mapping[str, set[str]
                 and rest != verdicts:
             found.append((word, support, next(iter(verdicts))))
     return found
+
+
+def learned_across(pair: str, phenomenon: str, rows: Iterable[Row], suite: Suite,
+                   pending: Iterable[Pending]) -> list[Batch]:
+    """`shape_batches` of one phenomenon, from every judged output and the pending ones.
+
+    Args:
+        pair: Language pair.
+        phenomenon: The phenomenon, as the suite spells it.
+        rows: Judged outputs (`queue.evaluation_rows`): those judged pass or fail, by a
+            rule or a verdict, are what is learned from.
+        suite: The suite (the items' phenomena and sources).
+        pending: The pending outputs (`queue.pending_warnings`) a batch may decide.
+    """
+    judged: dict[str, tuple[list[str], list[str]]] = {}
+    sources: dict[str, str] = {}
+    for row_pair, item_id, _, output, outcome, _ in rows:
+        item = suite.items.get((row_pair, item_id))
+        if row_pair != pair or item is None or item.phenomenon != phenomenon:
+            continue
+        sources[item_id] = item.source
+        if outcome in ("pass", "fail"):
+            passed, failed = judged.setdefault(item_id, ([], []))
+            (passed if outcome == "pass" else failed).append(output.strip())
+    open_: dict[str, dict[str, Sequence[str]]] = {}
+    for entry in pending:
+        if entry.pair == pair and entry.phenomenon == phenomenon:
+            open_.setdefault(entry.item, {})[entry.output] = entry.systems
+            sources.setdefault(entry.item, entry.source)
+    return shape_batches(pair, phenomenon, judged, open_, sources)
