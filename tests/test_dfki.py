@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,7 @@ from testsuite.cli import app
 from testsuite.dfki import dfki_json, import_dfki, read_dfki, write_suite
 from testsuite.errors import TestsuiteError
 from testsuite.loader import lint, load_suite
-from testsuite.model import Item, Rule, Suite, pair_code
+from testsuite.model import Item, Rule, Suite, Verdict, pair_code
 
 runner = CliRunner()
 
@@ -156,3 +157,22 @@ def test_a_suite_with_a_bad_pair_is_not_written(tmp_path, pair):
     with pytest.raises(TestsuiteError, match="language pair"):
         write_suite(suite, tmp_path / "out")
     assert not any(tmp_path.rglob("*.yaml"))
+
+
+def test_written_rules_keep_every_field_of_their_verdicts(dfki_dir, tmp_path):
+    # A disagreement settled by a third annotator: written and read back, the settling
+    # verdict must still settle it (it was written without 'settles', a disagreement again).
+    loaded = load_suite([dfki_dir])
+    items = loaded.items_of("de-en")[:3]
+    rules = {(i.pair, i.id): loaded.rules[(i.pair, i.id)] for i in items}
+    key, rule = next(iter(rules.items()))
+    output = "The dog bit the man."
+    rules[key] = replace(rule, verdicts=(
+        Verdict(output, "pass", "anna", "2024-05-01T10:00:00+00:00"),
+        Verdict(output, "fail", "ben", "2024-05-02T10:00:00+00:00", "wrong sense"),
+        Verdict(output, "pass", "cleo", "2024-05-03T10:00:00+00:00", "checked", settles=True)))
+    suite = Suite({(i.pair, i.id): i for i in items}, rules)
+    write_suite(suite, tmp_path / "out")
+    again = load_suite([tmp_path / "out"])
+    assert again.rules[key].verdicts == rules[key].verdicts
+    assert again.rules[key].verdict_for(output) == "pass"

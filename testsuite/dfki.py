@@ -18,6 +18,7 @@ from typing import Any
 from .errors import Problem, TestsuiteError, describe
 from .files import join, read_json, write_text
 from .model import Item, Rule, Suite, pair_code
+from .verdicts.store import entry_of
 from .yamlio import dump_yaml
 
 DFKI_KEYS = ("category", "id", "langpair", "negative_regex", "negative_tokens", "phenomenon",
@@ -169,11 +170,7 @@ def _rule_document(rule: Rule) -> dict[str, Any]:
         document["examples"] = {"pass": list(rule.examples_pass),
                                 "fail": list(rule.examples_fail)}
     if rule.verdicts:
-        document["verdicts"] = [
-            {k: v for k, v in (("output", v.output), ("verdict", v.verdict),
-                               ("annotator", v.annotator), ("time", v.time), ("note", v.note))
-             if v is not None}
-            for v in rule.verdicts]
+        document["verdicts"] = [entry_of(v) for v in rule.verdicts]
     return document
 
 
