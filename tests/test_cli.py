@@ -161,3 +161,16 @@ def test_broken_suite_stops_evaluate_with_file_and_line(project, tmp_path):
     assert result.exit_code == 1
     assert f"{suite}:7 (item idiom-01): duplicate item id (first defined at {suite}:4)" \
         in result.output
+
+
+@pytest.mark.parametrize("command", ["evaluate", "score"])
+def test_a_misspelt_repeated_policy_is_refused_for_any_outputs(project, tmp_path, command):
+    # --repeated matters for WMT sources only, but a typo must not pass silently elsewhere.
+    out = tmp_path / "Sys.txt"
+    out.write_text("Tom verriet es.\nDie Prüfung war kinderleicht.\nganz geheim\n",
+                   encoding="utf-8")
+    result = invoke(command, out, "--suite", project, "--repeated", "lats", "-q")
+    assert result.exit_code == 1
+    assert result.output.strip() == "error: repeated must be one of first, last, agree, not 'lats'"
+    result = invoke(command, out, "--suite", project, "--repeated", "last", "-q")
+    assert result.exit_code == 0, result.output

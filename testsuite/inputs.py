@@ -21,7 +21,16 @@ from .matching import DEFAULT_TIMEOUT
 from .model import Suite, pair_code
 from .outputs import advice
 from .outputs.model import Located, SystemOutputs
-from .outputs.readers import discover, read_aligned, read_ids, read_tsv, read_wmt, wmt_pair
+from .outputs.readers import (
+    REPEATED,
+    discover,
+    read_aligned,
+    read_ids,
+    read_tsv,
+    read_wmt,
+    wmt_pair,
+)
+from .values import choice
 
 if TYPE_CHECKING:
     from .evaluate import Evaluation
@@ -57,6 +66,11 @@ class InputSpec:
     timeout: float = DEFAULT_TIMEOUT
     normalise: str | None = None
     repeated: str = "first"
+
+    def __post_init__(self) -> None:
+        # Checked for every kind of output, not only where a WMT source is read, so that a
+        # misspelt policy is refused at once rather than ignored.
+        choice(self.repeated, REPEATED, "repeated")
 
     def suite_paths(self) -> list[Path]:
         """The suite to load: the named paths, or the bundled suites."""
