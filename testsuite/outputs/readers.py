@@ -9,6 +9,7 @@ from pathlib import Path
 
 from ..errors import Problem, TestsuiteError
 from ..model import Item, pair_code
+from ..values import choice
 from .model import Located, SystemOutputs
 from .text import read_lines, read_selected_lines
 
@@ -212,8 +213,7 @@ def read_wmt(items: Sequence[Item], source: Path, hyps: Sequence[Path], pair: st
     Raises:
         TestsuiteError: for hypothesis files whose line count differs from the source's.
     """
-    if repeated not in REPEATED:
-        raise TestsuiteError(f"repeated must be one of {', '.join(REPEATED)}, not {repeated!r}")
+    choice(repeated, REPEATED, "repeated")
     located = locate(items, source, pair, encoding)
     located.repeated_policy = repeated
     wanted = dict(located.lines)
