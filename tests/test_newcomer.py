@@ -49,6 +49,23 @@ def test_a_pair_the_files_do_not_have_lists_those_they_have(workspace: Path, dat
     assert "no de-fr outputs" in output and "its WMT files are for: de-en, en-de" in output
 
 
+
+def test_the_suite_that_fits_is_found_in_a_source_of_another_encoding(workspace: Path,
+                                                                      data: Path) -> None:
+    # A German WMT source kept in Latin-1: read with --encoding, and so is the suggestion.
+    txt_ts = data / "wmt21" / "txt-ts"
+    for part in ("sources/newstest2021.de-en.src.de",
+                 "system-outputs/newstest2021.de-en.hyp.Online-A.en"):
+        copy = workspace / "latin1" / part
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        text = (txt_ts / part).read_text(encoding="utf-8")
+        copy.write_bytes(text.encode("latin-1", errors="replace"))
+    code, output = run("score", "latin1", "--pair", "de-en", "--encoding", "latin-1", "-q")
+    assert code == 1
+    assert "none of the 373 de-en items of the bundled suite is in this WMT source" in output
+    assert re.search(r"they fit the suite in dfki \(2,7\d\d of 2,767 items found\): pass "
+                     r"--suite dfki", output), output
+
 @pytest.mark.parametrize("where", ["system-outputs",
                                    "system-outputs/newstest2021.de-en.hyp.Online-A.en"])
 def test_wmt_hypotheses_without_their_source(workspace: Path, data: Path, where: str) -> None:

@@ -239,7 +239,8 @@ def load_outputs(
             located[hyp_pair], read = read_wmt(items, wmt_source, text, hyp_pair, encoding,
                                                repeated)
             if not located[hyp_pair].lines:
-                raise advice.nothing_located(wmt_source, hyp_pair, len(items), suite_paths)
+                raise advice.nothing_located(wmt_source, hyp_pair, len(items), suite_paths,
+                                             encoding)
             systems.extend(read)
         else:
             advice.wmt_hypotheses_without_source(text, hyp_pair)

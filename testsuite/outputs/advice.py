@@ -87,18 +87,19 @@ def missing_pair(paths: Sequence[Path], pair: str) -> TestsuiteError:
     return TestsuiteError(f"no system output files found in {where}")
 
 
-def nothing_located(source: Path, pair: str, items: int, suite_paths: Sequence[Path] | None
-                    ) -> TestsuiteError:
+def nothing_located(source: Path, pair: str, items: int, suite_paths: Sequence[Path] | None,
+                    encoding: str = "utf-8") -> TestsuiteError:
     """The error when not one item of the suite is in a WMT source: probably the wrong suite.
 
     Looks for suites in the current folder (such as the one `import-dfki` wrote) whose
-    sources *are* in the file, and names the best one.
+    sources *are* in the file (read in `encoding`, as the outputs were), and names the best
+    one.
     """
     where = ("the bundled suite" if not suite_paths else
              "the suite in " + ", ".join(map(str, suite_paths)))
     message = (f"none of the {items:,} {pair} items of {where} is in this WMT source: the "
                "outputs were made for another suite")
-    best = best_suite(source, pair, exclude=suite_paths or ())
+    best = best_suite(source, pair, exclude=suite_paths or (), encoding=encoding)
     if best is not None:
         folder, found, total = best
         message += (f"; they fit the suite in {folder} ({found:,} of {total:,} items found): "
@@ -109,9 +110,10 @@ def nothing_located(source: Path, pair: str, items: int, suite_paths: Sequence[P
     return TestsuiteError(Problem(message, file=str(source)))
 
 
-def best_suite(source: Path, pair: str, exclude: Iterable[Path] = ()
+def best_suite(source: Path, pair: str, exclude: Iterable[Path] = (), encoding: str = "utf-8"
                ) -> tuple[Path, int, int] | None:
-    """The suite folder near the current folder whose items are most often in `source`."""
+    """The suite folder near the current folder whose items are most often in `source`
+    (read in `encoding`)."""
     from ..files import read_text
     from ..loader import load_suite
 
@@ -122,7 +124,7 @@ def best_suite(source: Path, pair: str, exclude: Iterable[Path] = ()
     if not candidates:
         return None
     try:
-        lines = {source_key(line) for line in read_text(source).split("\n")}
+        lines = {source_key(line) for line in read_text(source, encoding).split("\n")}
     except TestsuiteError:
         return None
     best: tuple[Path, int, int] | None = None
