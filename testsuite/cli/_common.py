@@ -268,9 +268,18 @@ def _emit(text: str, out: Path | None, what: str) -> None:
         _console().print(f"wrote {what} to {_escape(out)}")
 
 
-def _only_pair(pairs: list[str]) -> str:
-    from ..errors import TestsuiteError
+def _chosen_pair(pair: str | None, pairs: list[str]) -> str:
+    """The language pair of ``--pair`` (normalised: ``deen`` → ``de-en``), or else the only
+    one of `pairs`.
 
+    Raises:
+        TestsuiteError: without ``--pair`` when `pairs` is not exactly one pair.
+    """
+    from ..errors import TestsuiteError
+    from ..model import pair_code
+
+    if pair:
+        return pair_code(pair)
     if len(pairs) != 1:
         raise TestsuiteError(f"the suite has several language pairs ({', '.join(pairs)}): "
                              "pass --pair")

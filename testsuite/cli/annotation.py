@@ -14,10 +14,10 @@ from ._common import (
     SourceOption,
     SuiteOption,
     SystemOption,
+    _chosen_pair,
     _console,
     _escape,
     _evaluate,
-    _only_pair,
     _suite,
     app,
     friendly,
@@ -84,13 +84,12 @@ def import_sheet(
     dry_run: Annotated[bool, typer.Option(help="Check and summarise; record nothing.")] = False,
 ) -> None:
     """Record the verdicts of a filled sheet, with the same checks as `verdict`."""
-    from ..model import pair_code
     from ..verdicts.queue import verdicts_path
     from ..verdicts.sheets import check_rows, read_sheet
     from ..verdicts.store import default_annotator, record_many
 
     loaded = _suite(suite)
-    chosen = pair_code(pair) if pair else _only_pair(loaded.pairs)
+    chosen = _chosen_pair(pair, loaded.pairs)
     systems = None
     if from_:
         from ..inputs import load_outputs
@@ -145,7 +144,7 @@ def agreement(
     if sample is not None:
         if out is None:
             raise TestsuiteError("--sample needs --out: the sheet to write")
-        chosen = pair_code(pair) if pair else _only_pair(loaded.pairs)
+        chosen = _chosen_pair(pair, loaded.pairs)
         rows = sample_rows(blind_sample(loaded, second, sample, seed, first=first,
                                         pair=chosen))
         write_sheet(out, rows)

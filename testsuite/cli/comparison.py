@@ -15,9 +15,9 @@ from ._common import (
     SeedOption,
     SuiteOption,
     SystemOption,
+    _chosen_pair,
     _console,
     _emit,
-    _only_pair,
     _suite,
     app,
     friendly,
@@ -60,7 +60,6 @@ def compare(
     from ..compare import CompareOptions
     from ..compare import compare as run_compare
     from ..errors import TestsuiteError
-    from ..model import pair_code
     from ..reports.compare_render import print_comparison, render_comparison
     from ..runs import load_run, read_metadata
 
@@ -86,9 +85,9 @@ def compare(
             and () not in recorded else None
     saved = [load_run(path, loaded, cache=True) for path in runs]
     pairs = sorted(set.intersection(*(set(r.evaluation.pairs) for r in saved)))
-    chosen = pair_code(pair) if pair else _only_pair(pairs) if pairs else None
-    if chosen is None:
+    if not pair and not pairs:
         raise TestsuiteError("the runs have no language pair in common")
+    chosen = _chosen_pair(pair, pairs)
     comparison = run_compare(saved, chosen, options)
     if format == "terminal" and out is None:
         print_comparison(comparison, _console(), regressions)

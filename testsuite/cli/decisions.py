@@ -14,10 +14,10 @@ from ._common import (
     SourceOption,
     SuiteOption,
     SystemOption,
+    _chosen_pair,
     _console,
     _escape,
     _evaluate,
-    _only_pair,
     _suite,
     app,
     friendly,
@@ -84,7 +84,6 @@ def verdict(
 ) -> None:
     """Record a verdict on one exact output of one item (kept in rules/…/verdicts.yaml)."""
     from ..errors import TestsuiteError
-    from ..model import pair_code
     from ..verdicts.conflicts import check_verdict
     from ..verdicts.queue import verdicts_path
     from ..verdicts.store import record_many
@@ -92,7 +91,7 @@ def verdict(
     if (output is None) == (system is None):
         raise TestsuiteError("give either --output TEXT or --system NAME with --from PATH")
     loaded = _suite(suite)
-    chosen = pair_code(pair) if pair else _only_pair(loaded.pairs)
+    chosen = _chosen_pair(pair, loaded.pairs)
     systems = None
     if from_:
         from ..inputs import load_outputs
@@ -162,11 +161,11 @@ def settle(
 ) -> None:
     """Settle a disagreement: record the verdict that counts from now on."""
     from ..errors import TestsuiteError
-    from ..model import DISAGREEMENT, pair_code
+    from ..model import DISAGREEMENT
     from ..verdicts.queue import decide
 
     loaded = _suite(suite)
-    chosen = pair_code(pair) if pair else _only_pair(loaded.pairs)
+    chosen = _chosen_pair(pair, loaded.pairs)
     rule = loaded.rules.get((chosen, item))
     if rule is None or rule.verdict_for(output) != DISAGREEMENT:
         raise TestsuiteError(f"no disagreement on that output of {chosen} item {item!r} "

@@ -11,9 +11,9 @@ from ._common import (
     NormaliseOption,
     PairOption,
     SuiteOption,
+    _chosen_pair,
     _console,
     _escape,
-    _only_pair,
     _suite,
     app,
     friendly,
@@ -105,10 +105,9 @@ def export_dfki(
     """Write a suite back as DFKI items.json (the inverse of import-dfki)."""
     from ..dfki import dfki_json
     from ..files import write_text
-    from ..model import pair_code
 
     loaded = _suite(suite)
-    chosen = pair_code(pair) if pair else _only_pair(loaded.pairs)
+    chosen = _chosen_pair(pair, loaded.pairs)
     write_text(out, dfki_json(loaded, chosen))
     _console().print(f"wrote {len(loaded.items_of(chosen))} {chosen} items to {_escape(out)}")
 
