@@ -17,6 +17,7 @@ from typing import Any
 
 from .cache import CACHE_VERSION, prune, read_json, write_json
 from .errors import Problem, TestsuiteError
+from .files import read_bytes
 from .matching import CompiledRule, RegexCache
 from .model import VERDICTS, Item, Rule, Suite, Verdict, pair_code
 from .normalise import Profile
@@ -130,9 +131,10 @@ class _Reader:
             self.problem(f"'pair': {exc}", file, data)
             return None
 
-    def read(self, file: Path) -> None:
+    def read(self, file: Path, content: bytes | None = None) -> None:
+        """Read one suite or rules file; `content` is its bytes if they were read already."""
         try:
-            data = _parsed(file) if self.cache else load_yaml(file)
+            data = _parsed(file, content) if self.cache else load_yaml(file, content)
         except TestsuiteError as exc:
             self.problems.extend(exc.problems)
             return
@@ -366,7 +368,8 @@ def load(paths: Iterable[Path | str], *, cache: bool = True) -> LoadResult:
                 for p in checked if dfki_json(p)]
     checked = [p for p in checked if not dfki_json(p)]
     files = yaml_files(p for p in checked if p.exists())
-    key = _content_key(files) if cache and not missing else None
+    contents = [_content(file) for file in files]  # each file is read once
+    key = _content_key(files, contents) if cache and not missing else None
     if key is not None:
         cached = _from_cache(key)
         if cached is not None:
@@ -374,8 +377,8 @@ def load(paths: Iterable[Path | str], *, cache: bool = True) -> LoadResult:
             return cached
     reader = _Reader(cache)
     reader.problems.extend(missing)
-    for file in files:
-        reader.read(file)
+    for file, content in zip(files, contents, strict=True):
+        reader.read(file, content)
     reader.cross_check()
     result = LoadResult(reader.suite, reader.problems, files)
     if key is not None:
@@ -391,25 +394,35 @@ _CACHE_FORMAT = 1
 MAX_PARSED_FILES = 4000
 
 
-def _parsed(file: Path) -> Any:
+def _content(file: Path) -> bytes | None:
+    """The bytes of a file, or None if it cannot be read (the reader reports why)."""
+    try:
+        return read_bytes(file)
+    except TestsuiteError:
+        return None
+
+
+def _parsed(file: Path, content: bytes | None) -> Any:
     """A YAML file as loaded (`yamlio.load_yaml`), from the cache when its bytes are known.
 
     The whole-suite cache misses as soon as any file changes (each verdict rewrites
     ``verdicts.yaml``); then only the changed files are parsed again and the others come
     from here, keyed by their content alone. Files holding values JSON cannot keep as they
     are (dates, non-text keys) are always parsed.
+
+    Args:
+        file: The file.
+        content: Its bytes, or None if it could not be read.
     """
-    try:
-        data = file.read_bytes()
-    except OSError:
+    if content is None:
         return load_yaml(file)  # reports the problem
-    key = hashlib.blake2b(data + f"|{_CACHE_FORMAT}|{CACHE_VERSION}".encode(),
+    key = hashlib.blake2b(content + f"|{_CACHE_FORMAT}|{CACHE_VERSION}".encode(),
                           digest_size=16).hexdigest()
     name = f"yaml-{key}.json"
     found = read_json(name)
     if found is not None:
         return found
-    loaded = load_yaml(file)
+    loaded = load_yaml(file, content)
     if _plain(loaded):
         write_json(name, loaded)
         prune("yaml-*.json", MAX_PARSED_FILES)
@@ -432,16 +445,14 @@ def _plain(value: Any) -> bool:
     return True
 
 
-def _content_key(files: list[Path]) -> str | None:
-    """Hash of the names and bytes of every file (None if one cannot be read)."""
+def _content_key(files: list[Path], contents: list[bytes | None]) -> str | None:
+    """Hash of the names and bytes of every file (None if one could not be read)."""
     from . import __version__
 
     digest = hashlib.blake2b(f"{_CACHE_FORMAT}|{CACHE_VERSION}|{__version__}".encode(),
                              digest_size=16)
-    for file in files:
-        try:
-            data = file.read_bytes()
-        except OSError:
+    for file, data in zip(files, contents, strict=True):
+        if data is None:
             return None  # let the loader report it
         digest.update(str(file.resolve()).encode("utf-8", "surrogateescape") + b"\0")
         digest.update(len(data).to_bytes(8, "little") + data)

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import Problem, TestsuiteError
-from .files import check_yaml, read_text
+from .files import check_yaml, decode, read_text
 
 #: Keys whose scalar values are identifiers: kept exactly as written, so that `id: 00123`
 #: stays "00123" instead of becoming the (octal!) integer 83 under YAML 1.1.
@@ -63,14 +63,18 @@ def _loader() -> type:
     return LineLoader
 
 
-def load_yaml(path: Path) -> Any:
+def load_yaml(path: Path, content: bytes | None = None) -> Any:
     """Load one YAML file; mappings carry their line under `LINE`.
+
+    Args:
+        path: The file.
+        content: Its bytes, if they were read already (they are decoded as the file is).
 
     Raises:
         TestsuiteError: naming the file and line of a syntax error or of a passed limit
             (`files.check_yaml`).
     """
-    return parse_yaml(read_text(path), path)
+    return parse_yaml(read_text(path) if content is None else decode(content, path), path)
 
 
 def parse_yaml(text: str, path: Path | str) -> Any:
