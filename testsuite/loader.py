@@ -74,7 +74,6 @@ class _Reader:
         self.cache = cache  # read parsed files from the user's cache (see `_parsed`)
         self.suite = Suite()
         self.problems: list[Problem] = []
-        self.rule_files: list[tuple[str, list[Rule]]] = []
         self.generated: dict[tuple[str, str], Rule] = {}
         # Entries with only `item` and `verdicts` (as in verdicts.yaml) add to a rule.
         self.added_verdicts: dict[tuple[str, str], list[tuple[Verdict, str, int | None]]] = {}
@@ -232,7 +231,6 @@ class _Reader:
         if not isinstance(entries, list):
             self.problem("'rules' must be a list", file, data)
             return
-        rules: list[Rule] = []
         for entry in entries:
             if not isinstance(entry, dict):
                 self.problem("a rule must be a mapping with an 'item' key", file, data)
@@ -252,8 +250,6 @@ class _Reader:
                              file, entry, item_id)
                 continue
             self.suite.rules[key] = rule
-            rules.append(rule)
-        self.rule_files.append((str(file), rules))
 
     def read_rule(self, entry: dict[str, Any], item_id: str, file: Path) -> Rule:
         self.unknown_keys(entry, RULE_KEYS, file, "rule", item_id)

@@ -8,7 +8,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from ..errors import Problem, TestsuiteError
-from ..model import Item, pair_code
+from ..model import Item
 from ..values import choice
 from .model import Located, SystemOutputs
 from .text import read_lines, read_selected_lines
@@ -244,9 +244,3 @@ def read_wmt(items: Sequence[Item], source: Path, hyps: Sequence[Path], pair: st
     if problems:
         raise TestsuiteError(problems)
     return located, systems
-
-
-def pair_of_files(paths: Iterable[Path]) -> str | None:
-    """The single language pair named by WMT file names, if they agree on one."""
-    pairs = {pair for pair in map(wmt_pair, paths) if pair is not None}
-    return pair_code(pairs.pop()) if len(pairs) == 1 else None
