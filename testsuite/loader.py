@@ -359,10 +359,11 @@ def load(paths: Iterable[Path | str], *, cache: bool = True) -> LoadResult:
     """
     checked = [Path(p) for p in paths]
     missing = [Problem("no such file or folder", str(p)) for p in checked if not p.exists()]
+    dfki = [p for p in checked if dfki_json(p)]
     missing += [Problem("this is a DFKI items.json, not a suite: convert it with `testsuite "
                         f"import-dfki {p} --out DIR`, then pass --suite DIR", str(p))
-                for p in checked if dfki_json(p)]
-    checked = [p for p in checked if not dfki_json(p)]
+                for p in dfki]
+    checked = [p for p in checked if p not in dfki]
     files = yaml_files(p for p in checked if p.exists())
     contents = [_content(file) for file in files]  # each file is read once
     key = _content_key(files, contents) if cache and not missing else None
