@@ -180,15 +180,13 @@ def report(
     quiet: QuietOption = False,
 ) -> None:
     """Write an offline HTML report: tables, heatmap, charts and every output, filterable."""
-    from ..files import write_text
     from ..matching import RegexCache
     from ..reports.html import html_report
 
     cache = RegexCache.persistent()  # judging and the page's highlighted matches share it
     suite, evaluation = _evaluate(inputs, quiet, cache)
-    write_text(html, html_report(_scores(suite, evaluation, scoring), evaluation, suite,
-                                 title=title, cache=cache))
-    _console().print(f"wrote the report to {_escape(str(html))}")
+    _emit(html_report(_scores(suite, evaluation, scoring), evaluation, suite, title=title,
+                      cache=cache), html, "the report")
 
 
 @app.command(rich_help_panel="Evaluate and score")
