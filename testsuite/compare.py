@@ -256,7 +256,6 @@ def _rows(scored: OutcomeMatrix, labels: list[str], systems: list[str],
           options: CompareOptions) -> list[dict[str, Any]]:
     """Accuracy per run and system, and the change from the previous run, per row."""
     passed = scored.passed
-    n = len(scored.items)
     rows: list[dict[str, Any]] = []
     by_category = scored.groups("category")
     for g, (category, _) in enumerate(by_category.keys):
@@ -267,8 +266,6 @@ def _rows(scored: OutcomeMatrix, labels: list[str], systems: list[str],
     for level, by in (("category-macro", "category"), ("phenomenon-macro", "phenomenon")):
         groups = scored.groups(by)
         rows += _level_rows(level, "", passed, labels, systems, options, groups.codes)
-    for row in rows:
-        row["items"] = row["items"] if row["level"] == "category" else n
     return rows
 
 
