@@ -38,12 +38,10 @@ from .scoring.signature import Signature
 from .stats import (
     DEFAULT_RESAMPLES,
     DEFAULT_SEED,
-    bootstrap_pvalues,
-    mcnemar_pvalues,
-    published_macro_pvalues,
-    stratified_pvalues,
+    macro_average,
+    macro_pvalues,
+    proportion_pvalues,
     two_sided,
-    ztest_pvalues,
 )
 from .values import choice, count, probability
 
@@ -277,23 +275,12 @@ def _level_rows(level: str, category: str, passed: np.ndarray, labels: list[str]
     if groups is None:
         accuracy = passed.mean(axis=0)
         passes = passed.sum(axis=0)
-        if options.test == "paired":
-            pvalues = two_sided(mcnemar_pvalues(passed))
-        else:
-            pvalues = two_sided(ztest_pvalues(passes, np.full(passes.size, n)))
+        pvalues = two_sided(proportion_pvalues(options.test, passed))
     else:
-        codes = np.unique(groups, return_inverse=True)[1].reshape(-1)
-        sizes = np.bincount(codes)
-        per_group = np.stack([passed[codes == g].sum(axis=0) for g in range(sizes.size)])
-        accuracy = (per_group / sizes[:, None]).mean(axis=0)
+        accuracy = macro_average(passed, groups)
         passes = np.rint(accuracy * n).astype(int)
-        if options.macro == "bootstrap":
-            pvalues = two_sided(bootstrap_pvalues(passed, codes, options.resamples,
-                                                  options.seed).pvalues)
-        elif options.macro == "stratified":
-            pvalues = two_sided(stratified_pvalues(passed, codes))
-        else:
-            pvalues = two_sided(published_macro_pvalues(accuracy, n))
+        pvalues = two_sided(macro_pvalues(options.macro, passed, groups, options.resamples,
+                                          options.seed)[0])
     rows = []
     for s, system in enumerate(systems):
         previous: int | None = None
@@ -320,11 +307,7 @@ def _best(scored: OutcomeMatrix, labels: list[str], systems: list[str],
 
     passed = scored.passed
     accuracy = passed.mean(axis=0)
-    n = passed.shape[0]
-    if options.test == "paired":
-        pvalues = two_sided(mcnemar_pvalues(passed))
-    else:
-        pvalues = two_sided(ztest_pvalues(passed.sum(axis=0), np.full(accuracy.size, n)))
+    pvalues = two_sided(proportion_pvalues(options.test, passed))
     rows = []
     champion: tuple[str, int] | None = None  # (run, column)
     for label in labels:

@@ -5,12 +5,11 @@ this package: `OutcomeMatrix` holds the outcomes and owns name filters, the fair
 and grouping; `score` turns it into `Scores`; `Signature` says how.
 """
 
+from ..stats import MACRO_TESTS, TESTS
 from .items import item_analysis
 from .matrix import OutcomeMatrix, pick
 from .scores import (
     LEVELS,
-    MACRO_TESTS,
-    TESTS,
     Coverage,
     Dropped,
     Note,

@@ -46,17 +46,17 @@ from ..stats import (
     CORRECTIONS,
     DEFAULT_RESAMPLES,
     DEFAULT_SEED,
+    MACRO_TESTS,
+    TESTS,
     Correction,
-    bootstrap_pvalues,
     clusters,
     first_cluster,
+    macro_average,
     macro_interval,
-    mcnemar_pvalues,
-    published_macro_pvalues,
+    macro_pvalues,
+    proportion_pvalues,
     rank_ranges,
-    stratified_pvalues,
     wilson_interval,
-    ztest_pvalues,
 )
 from ..values import choice, count, probability
 from .matrix import FAIL, MISSING, WARNING, OutcomeMatrix
@@ -73,8 +73,6 @@ LEVELS = ("phenomenon", "category", "micro", "category-macro", "phenomenon-macro
 MACRO_LEVELS = {"category-macro": "category", "phenomenon-macro": "phenomenon"}
 Test = Literal["ztest", "paired"]
 MacroTest = Literal["published", "stratified", "bootstrap"]
-TESTS = ("ztest", "paired")
-MACRO_TESTS = ("published", "stratified", "bootstrap")
 
 
 @dataclass(frozen=True)
@@ -503,10 +501,7 @@ class _RowBuilder:
                         mask: npt.NDArray[np.bool_], passes: npt.NDArray[np.int64], items: int,
                         located: int, low: np.ndarray, high: np.ndarray) -> ScoreRow:
         accuracy = passes / items
-        if self.options.test == "paired":
-            pvalues = mcnemar_pvalues(self.passed[mask])
-        else:
-            pvalues = ztest_pvalues(passes, np.full(self.n_systems, items))
+        pvalues = proportion_pvalues(self.options.test, self.passed[mask])
         ci_low, ci_high = wilson_interval(passes, np.full(self.n_systems, items))
         return self._row(level, category, phenomenon, items, located, passes, accuracy,
                          pvalues, low, high, ci_low, ci_high)
@@ -550,18 +545,13 @@ class _RowBuilder:
         sizes, group_low, group_high = self._group_bounds[by]
         kept = sizes > 0
         passes = self.matrix.group_passes(groups, self.entered)[kept]
-        accuracy = (passes / sizes[kept][:, None]).mean(axis=0)
         items = int(self.entered.sum())
-        labels = groups.codes[self.entered]
-        if self.options.macro == "published":
-            pvalues = published_macro_pvalues(accuracy, items)
-        elif self.options.macro == "stratified":
-            pvalues = stratified_pvalues(self.passed[self.entered], labels)
-        else:
-            boot = bootstrap_pvalues(self.passed[self.entered], labels,
-                                     self.options.resamples, self.options.seed)
-            pvalues = boot.pvalues
-            self._check_stability(level, accuracy, pvalues, boot.standard_errors)
+        passed, labels = self.passed[self.entered], groups.codes[self.entered]
+        accuracy = macro_average(passed, labels)
+        pvalues, errors = macro_pvalues(self.options.macro, passed, labels,
+                                        self.options.resamples, self.options.seed)
+        if errors is not None:
+            self._check_stability(level, accuracy, pvalues, errors)
         ci_low, ci_high = macro_interval(passes, sizes[kept])
         low, high = _macro_bounds(group_low[kept], group_high[kept], group_low[~kept],
                                   group_high[~kept])

@@ -18,6 +18,9 @@ corrections (`testsuite.stats.clusters`) work on such matrices, whatever test ma
   every system (Koehn 2004; as sacreBLEU's paired bootstrap), so all pairs come from one set
   of resamples. Returns the Monte Carlo standard error of every p-value too.
 
+`proportion_pvalues` and `macro_pvalues` run the test a row asks for by its name (`TESTS`,
+`MACRO_TESTS`): every consumer (scores, year-over-year comparisons) chooses the same way.
+
 Tied scores are never significantly different: equal proportions give p = 0.5 (Z, exactly),
 identical outcomes give p = 1.0, and clusters never separate ties anyway.
 """
@@ -40,6 +43,10 @@ DEFAULT_ALPHA = 0.05
 DEFAULT_RESAMPLES = 10_000
 #: Fixed default seed, so that a report computed twice shows the same p-values.
 DEFAULT_SEED = 12345
+#: Tests of a proportion row (`proportion_pvalues`), the published one first.
+TESTS = ("ztest", "paired")
+#: Tests of a macro-average row (`macro_pvalues`), the published reading first.
+MACRO_TESTS = ("published", "stratified", "bootstrap")
 #: Resamples drawn at once (bounds the memory of the bootstrap: chunk × items integers).
 _CHUNK = 1000
 
@@ -312,6 +319,56 @@ def published_macro_pvalues(macro: npt.ArrayLike, n: int) -> npt.NDArray[np.floa
     values = np.asarray(macro, dtype=np.float64)
     counts = np.rint(values * n).astype(np.int64)
     return ztest_pvalues(counts, np.full(values.shape, n, dtype=np.int64))
+
+
+def proportion_pvalues(test: str, passed: npt.ArrayLike) -> npt.NDArray[np.float64]:
+    """P-values of a proportion row (passes / items, every system on the same items) by the
+    named test: ``ztest`` (`ztest_pvalues`, the published test) or ``paired``
+    (`mcnemar_pvalues`).
+
+    Args:
+        test: One of `TESTS`.
+        passed: Items × systems, 0/1.
+
+    Raises:
+        ValueError: An unknown test, or invalid outcomes.
+    """
+    p = _binary(passed)
+    if test == "paired":
+        return mcnemar_pvalues(p)
+    if test == "ztest":
+        return ztest_pvalues(p.sum(axis=0), np.full(p.shape[1], p.shape[0]))
+    raise ValueError(f"unknown test {test!r} (known: {', '.join(TESTS)})")
+
+
+def macro_pvalues(test: str, passed: npt.ArrayLike, groups: npt.ArrayLike,
+                  resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED
+                  ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64] | None]:
+    """P-values of a macro-average row (`macro_average` over `groups`) by the named test:
+    ``published`` (`published_macro_pvalues` over the row's items), ``stratified``
+    (`stratified_pvalues`) or ``bootstrap`` (`bootstrap_pvalues`).
+
+    Args:
+        test: One of `MACRO_TESTS`.
+        passed: Items × systems, 0/1.
+        groups: Group label per item (category or phenomenon).
+        resamples: Resamples of the bootstrap.
+        seed: Seed of the bootstrap.
+
+    Returns:
+        The p-values, and for the bootstrap their Monte Carlo standard errors (else None).
+
+    Raises:
+        ValueError: An unknown test, or invalid outcomes or labels.
+    """
+    if test == "published":
+        return published_macro_pvalues(macro_average(passed, groups), len(_binary(passed))), None
+    if test == "stratified":
+        return stratified_pvalues(passed, groups), None
+    if test == "bootstrap":
+        boot = bootstrap_pvalues(passed, groups, resamples, seed)
+        return boot.pvalues, boot.standard_errors
+    raise ValueError(f"unknown macro test {test!r} (known: {', '.join(MACRO_TESTS)})")
 
 
 def two_sided(one_tailed: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
