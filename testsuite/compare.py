@@ -27,13 +27,14 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from . import __version__
 from .errors import TestsuiteError
 from .scoring.matrix import OutcomeMatrix, pick
+from .scoring.scores import MacroTest, Significance, Test
 from .scoring.signature import Signature
 from .stats import (
     DEFAULT_RESAMPLES,
@@ -43,7 +44,6 @@ from .stats import (
     proportion_pvalues,
     two_sided,
 )
-from .values import choice, count, probability
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -59,7 +59,7 @@ def canonical(name: str) -> str:
 
 
 @dataclass(frozen=True)
-class CompareOptions:
+class CompareOptions(Significance):
     """How runs are compared.
 
     Attributes:
@@ -74,8 +74,8 @@ class CompareOptions:
         resamples: Bootstrap resamples.
     """
 
-    test: Literal["paired", "ztest"] = "paired"
-    macro_test: Literal["published", "stratified", "bootstrap"] | None = None
+    test: Test = "paired"
+    macro_test: MacroTest | None = None
     alpha: float = 0.05
     mapping: tuple[tuple[str, str], ...] = ()
     systems: tuple[str, ...] | None = None
@@ -84,18 +84,7 @@ class CompareOptions:
     resamples: int = DEFAULT_RESAMPLES
 
     def __post_init__(self) -> None:
-        choice(self.test, ("paired", "ztest"), "test")
-        choice(self.macro_test, (None, "published", "stratified", "bootstrap"), "macro test")
-        probability(self.alpha, "alpha")
-        count(self.resamples, "resamples", minimum=1)
-        count(self.seed, "seed")
-
-    @property
-    def macro(self) -> str:
-        """The macro-row test in effect."""
-        if self.macro_test is not None:
-            return self.macro_test
-        return "stratified" if self.test == "paired" else "published"
+        self.check_significance(("paired", "ztest"))
 
 
 @dataclass

@@ -75,8 +75,46 @@ Test = Literal["ztest", "paired"]
 MacroTest = Literal["published", "stratified", "bootstrap"]
 
 
+class Significance:
+    """The significance settings every comparison of systems has (`ScoreOptions`,
+    `compare.CompareOptions`), checked and resolved in one place; the dataclasses using it
+    declare the fields, with their defaults.
+
+    Attributes:
+        test: Test of proportion rows: one of `TESTS`.
+        macro_test: Test of macro-average rows (one of `MACRO_TESTS`), or None for the
+            default of `test` (see `macro`).
+        alpha: Significance level.
+        seed: Seed of the bootstrap.
+        resamples: Bootstrap resamples.
+    """
+
+    test: Test
+    macro_test: MacroTest | None
+    alpha: float
+    seed: int
+    resamples: int
+
+    def check_significance(self, tests: tuple[str, ...] = TESTS) -> None:
+        """Refuse a setting out of range (`values.BadValue`); an unknown test is named with
+        the known `tests`, listed in that order."""
+        choice(self.test, tests, "test")
+        choice(self.macro_test, (None, *MACRO_TESTS), "macro test")
+        probability(self.alpha, "alpha")
+        count(self.resamples, "resamples", minimum=1)
+        count(self.seed, "seed")
+
+    @property
+    def macro(self) -> MacroTest:
+        """The macro-row test in effect: ``stratified`` with ``paired``, ``published`` with
+        ``ztest``, unless `macro_test` says."""
+        if self.macro_test is not None:
+            return self.macro_test
+        return "stratified" if self.test == "paired" else "published"
+
+
 @dataclass(frozen=True)
-class ScoreOptions:
+class ScoreOptions(Significance):
     """How scores are computed; every field that changes a number is in the signature.
 
     Attributes:
@@ -107,19 +145,8 @@ class ScoreOptions:
     resamples: int = DEFAULT_RESAMPLES
 
     def __post_init__(self) -> None:
-        choice(self.test, TESTS, "test")
-        choice(self.macro_test, (None, *MACRO_TESTS), "macro test")
+        self.check_significance()
         choice(self.correction, (None, *CORRECTIONS), "correction")
-        probability(self.alpha, "alpha")
-        count(self.resamples, "resamples", minimum=1)
-        count(self.seed, "seed")
-
-    @property
-    def macro(self) -> MacroTest:
-        """The macro-row test in effect."""
-        if self.macro_test is not None:
-            return self.macro_test
-        return "stratified" if self.test == "paired" else "published"
 
 
 @dataclass
