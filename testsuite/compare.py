@@ -224,14 +224,10 @@ def compare(runs: Sequence[Run], pair: str, options: CompareOptions | None = Non
         changes=_changes(labels, chosen, shown, items, names, runs_by_label, scored, pair),
         not_compared=not_compared, notes=notes,
         signature=Signature.of(
-            ("testsuite", __version__), ("pair", pair), ("runs", ",".join(labels)),
-            ("test", options.test), ("macro", options.macro), ("norm", normalise),
-            ("alpha", f"{options.alpha:g}"),
-            ("bootstrap", f"{options.resamples}@{options.seed}"
-             if options.macro == "bootstrap" else None),
-            ("categories", ",".join(options.categories) if options.categories else None),
-            ("systems", ",".join(options.systems) if options.systems else None),
-            ("n-systems", len(chosen)), ("n-items", len(items))))
+            ("testsuite", __version__), ("pair", pair), ("runs", labels),
+            *options.signature_parts(normalise), ("categories", options.categories),
+            ("systems", options.systems), ("n-systems", len(chosen)),
+            ("n-items", len(items))))
 
 
 def _column(labels: list[str], systems: list[str], label: str, system: int) -> int:

@@ -112,6 +112,17 @@ class Significance:
             return self.macro_test
         return "stratified" if self.test == "paired" else "published"
 
+    def signature_parts(self, normalise: str | None, correction: str | None = None
+                        ) -> tuple[tuple[str, object], ...]:
+        """The parts of a `Signature` that say how systems were tested: test, macro test,
+        the normalisation matched under (`norm`, None: none), alpha, the multiple-comparison
+        `correction` (None: the part is left out) and the bootstrap's resamples and seed
+        (when it is used)."""
+        return (("test", self.test), ("macro", self.macro), ("norm", normalise),
+                ("alpha", f"{self.alpha:g}"), ("correction", correction),
+                ("bootstrap", f"{self.resamples}@{self.seed}"
+                 if self.macro == "bootstrap" else None))
+
 
 @dataclass(frozen=True)
 class ScoreOptions(Significance):
@@ -444,15 +455,11 @@ def score_matrix(full: OutcomeMatrix, options: ScoreOptions, suite_id: str) -> S
     stability = [(label, matrix.systems[i], p) for label, i, p in builder.unstable]
     signature = Signature.of(
         ("testsuite", __version__), ("pair", matrix.pair), ("suite", suite_id),
-        ("fair", "yes" if options.fair else "no"), ("test", options.test),
-        ("macro", options.macro), ("norm", matrix.normalise), ("alpha", f"{options.alpha:g}"),
-        ("correction", options.correction or "none"),
-        ("bootstrap", f"{options.resamples}@{options.seed}"
-         if options.macro == "bootstrap" else None),
-        ("categories", ",".join(options.categories) if options.categories else None),
-        ("phenomena", ",".join(options.phenomena) if options.phenomena else None),
-        ("systems", ",".join(options.systems) if options.systems else None),
-        ("n-systems", len(systems)), ("n-items", coverage.entered))
+        ("fair", "yes" if options.fair else "no"),
+        *options.signature_parts(matrix.normalise, options.correction or "none"),
+        ("categories", options.categories), ("phenomena", options.phenomena),
+        ("systems", options.systems), ("n-systems", len(systems)),
+        ("n-items", coverage.entered))
     return Scores(matrix.pair, systems, [r.reordered(order) for r in rows], coverage, options,
                   signature, dropped, notes, matrix, entered, stability)
 

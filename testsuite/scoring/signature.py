@@ -24,8 +24,15 @@ class Signature:
 
     @classmethod
     def of(cls, *parts: tuple[str, object]) -> Signature:
-        """Build from (key, value) pairs; None values are left out."""
-        return cls(tuple((key, str(value)) for key, value in parts if value is not None))
+        """Build from (key, value) pairs; None values and empty lists are left out, and a
+        list or tuple of names is joined with commas (``systems:A,B``)."""
+        kept = []
+        for key, value in parts:
+            if isinstance(value, (list, tuple)):
+                value = ",".join(map(str, value)) or None
+            if value is not None:
+                kept.append((key, str(value)))
+        return cls(tuple(kept))
 
     @property
     def fields(self) -> dict[str, str]:
