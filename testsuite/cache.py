@@ -2,8 +2,9 @@
 
 Caches make a fresh process fast: compiled regexes (`matching.RegexCache`), parsed suites
 (`loader.load`, as JSON keyed by the content of the suite files), and evaluations of
-unchanged inputs (`inputs.load_evaluation`, `runs.load_run`: keyed by the suite's content,
-the size and time of every input file, and every option that changes an outcome). Any may
+unchanged inputs (`inputs.load_evaluation`, `runs.load_run`, each a `PickleCache`: keyed by
+the suite's content, the size and time of every input file, and every option that changes an
+outcome). Any may
 be deleted at any time; a missing, foreign or damaged cache file is ignored and rewritten.
 
 A cache folder someone else can write (a shared or restored ``$TESTSUITE_CACHE_DIR``) could
@@ -16,11 +17,13 @@ with mode 0600 in a folder created 0700, and never into a folder others can writ
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 import pickle
 import stat
 import warnings
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -139,6 +142,44 @@ def write_pickle(path: Path, value: Any) -> None:
     with contextlib.suppress(OSError, TestsuiteError, pickle.PicklingError):
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         write_bytes(path, pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL), private=True)
+
+
+@dataclass(frozen=True)
+class PickleCache:
+    """One kind of pickled cache entry (loaded runs, evaluations): files
+    ``<kind>-<hash>.pickle`` in `cache_dir`, read only when trusted (`read_pickle`), written
+    privately (`write_pickle`), and at most `keep` of them kept (`prune`).
+
+    Attributes:
+        kind: The file name's prefix; each kind has its own, so that pruning one kind never
+            removes another.
+        keep: Files of this kind kept (the oldest half is removed beyond this).
+    """
+
+    kind: str
+    keep: int
+
+    def file(self, *parts: object) -> Path | None:
+        """The cache file of the entry keyed by `parts` (every part that changes what is
+        cached, by `repr`; the engine's version and `CACHE_VERSION` are added), or None when
+        caching is off."""
+        from . import __version__
+
+        folder = cache_dir()
+        if folder is None:
+            return None
+        key = repr([__version__, CACHE_VERSION, *parts])
+        digest = hashlib.blake2b(key.encode("utf-8", "surrogateescape"), digest_size=16)
+        return folder / f"{self.kind}-{digest.hexdigest()}.pickle"
+
+    def read(self, path: Path | None) -> Any | None:
+        """The entry stored in `path` (see `read_pickle`), or None."""
+        return read_pickle(path) if path is not None else None
+
+    def write(self, path: Path, value: Any) -> None:
+        """Store an entry in `path` (see `write_pickle`) and prune the older ones."""
+        write_pickle(path, value)
+        prune(f"{self.kind}-*.pickle", self.keep)
 
 
 def file_stamp(path: Path) -> str:

@@ -8,13 +8,12 @@ outputs of each system, whatever their form.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .cache import CACHE_VERSION, cache_dir, file_stamp, prune, read_pickle, write_pickle
+from .cache import PickleCache, cache_dir, file_stamp
 from .errors import Problem, TestsuiteError
 from .files import check_encoding
 from .matching import DEFAULT_TIMEOUT
@@ -81,6 +80,7 @@ class InputSpec:
 
 #: Evaluations kept in the cache folder (the oldest half is removed beyond this).
 MAX_EVALUATIONS = 40
+_CACHE = PickleCache("evaluation", MAX_EVALUATIONS)
 
 
 def _evaluation_key(spec: InputSpec, suite: Suite) -> Path | None:
@@ -90,20 +90,15 @@ def _evaluation_key(spec: InputSpec, suite: Suite) -> Path | None:
     and times of every input file (as build tools decide what changed), so that running
     `score`, then `report`, then `plot` on the same outputs judges them once.
     """
-    from . import __version__
-
-    folder = cache_dir()
-    if folder is None or suite.key is None:
+    if cache_dir() is None or suite.key is None:
         return None
     try:
         hyps, sources = discover(list(spec.outputs), pair_code(spec.pair) if spec.pair else None)
     except TestsuiteError:
         return None  # load_outputs reports it
-    parts = [__version__, CACHE_VERSION, suite.key, spec.pair, spec.encoding, spec.timeout,
-             spec.normalise, spec.repeated, *(file_stamp(p) for p in (*hyps, *sources)),
-             *(file_stamp(p) for p in (spec.source, spec.ids) if p is not None)]
-    digest = hashlib.blake2b(repr(parts).encode("utf-8", "surrogateescape"), digest_size=16)
-    return folder / f"evaluation-{digest.hexdigest()}.pickle"
+    return _CACHE.file(suite.key, spec.pair, spec.encoding, spec.timeout, spec.normalise,
+                       spec.repeated, *(file_stamp(p) for p in (*hyps, *sources)),
+                       *(file_stamp(p) for p in (spec.source, spec.ids) if p is not None))
 
 
 def load_evaluation(spec: InputSpec, progress: Callable[[int], None] | None = None,
@@ -146,7 +141,7 @@ def load_evaluation(spec: InputSpec, progress: Callable[[int], None] | None = No
         return run.suite, run.evaluation
     suite = load_suite(spec.suite_paths())
     key = _evaluation_key(spec, suite)
-    cached = read_pickle(key) if key is not None else None
+    cached = _CACHE.read(key)
     if isinstance(cached, Evaluation):
         if total is not None:
             total(len(cached.columns["item"]))
@@ -161,8 +156,7 @@ def load_evaluation(spec: InputSpec, progress: Callable[[int], None] | None = No
     evaluation = evaluate(suite, systems, timeout=spec.timeout, located=located,
                           progress=progress, normalise=normalise, regex_cache=regex_cache)
     if key is not None:
-        write_pickle(key, evaluation.cacheable())
-        prune("evaluation-*.pickle", MAX_EVALUATIONS)
+        _CACHE.write(key, evaluation.cacheable())
     return suite, evaluation
 
 

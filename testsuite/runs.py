@@ -21,14 +21,13 @@ out with a note.
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import json
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import __version__
-from .cache import CACHE_VERSION, cache_dir, file_stamp, prune, read_pickle, write_pickle
+from .cache import PickleCache, file_stamp
 from .errors import Problem, TestsuiteError, describe
 from .files import read_json, read_text, write_text
 from .matching import DEFAULT_TIMEOUT
@@ -299,32 +298,29 @@ def load_run(path: Path, suite: Suite | None = None, timeout: float | None = Non
     saved_timeout = metadata.get("timeout", DEFAULT_TIMEOUT)
     timeout = saved_timeout if timeout is None else timeout
     stored = _cache_file(path, suite, timeout, matched_under) if cache else None
-    found = read_pickle(stored) if stored is not None else None
+    found = _CACHE.read(stored)
     if isinstance(found, Run):
         found.suite = suite
         return found
     run = _load(path, suite, metadata, timeout, saved_timeout, matched_under)
     if stored is not None:
-        write_pickle(stored, replace(run, suite=Suite(), evaluation=run.evaluation.cacheable()))
-        prune("run-*.pickle", MAX_RUNS)
+        _CACHE.write(stored, replace(run, suite=Suite(), evaluation=run.evaluation.cacheable()))
     return run
 
 
 #: Loaded runs kept in the cache folder (the oldest half is removed beyond this).
 MAX_RUNS = 40
+_CACHE = PickleCache("run", MAX_RUNS)
 
 
 def _cache_file(path: Path, suite: Suite, timeout: float, normalise: str | None
                 ) -> Path | None:
     """Where a loaded run is cached: keyed by its files, the suite's content and options."""
-    folder = cache_dir()
-    if folder is None or suite.key is None:
+    if suite.key is None:
         return None
-    parts = [__version__, CACHE_VERSION, suite.key, timeout, normalise,
-             *(file_stamp(path / name) for name in (RUN_FILE, "items.jsonl", "outputs.jsonl",
-                                                    "outcomes.jsonl"))]
-    digest = hashlib.blake2b(repr(parts).encode("utf-8", "surrogateescape"), digest_size=16)
-    return folder / f"run-{digest.hexdigest()}.pickle"
+    return _CACHE.file(suite.key, timeout, normalise,
+                       *(file_stamp(path / name) for name in (RUN_FILE, "items.jsonl",
+                                                              "outputs.jsonl", "outcomes.jsonl")))
 
 
 def _load(path: Path, suite: Suite, metadata: dict[str, Any], timeout: float,
