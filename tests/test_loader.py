@@ -239,3 +239,29 @@ def test_parsed_files_are_cached_by_content_and_a_change_is_read(tmp_path, dfki_
     rule = changed.suite.rules[("de-en", "00001001")]
     assert [v.output for v in rule.verdicts] == ["It is raining."]
     assert changed.suite.rules == load([suite], cache=False).suite.rules
+
+
+def test_pruning_parsed_suites_leaves_the_stored_suite_hashes_alone(tmp_path, monkeypatch):
+    """Each kind of cache file is pruned on its own: loading other suites must neither delete
+    the stored hash of a suite (the next score would hash all its rules again) nor count it
+    as a parsed suite (crowding the parsed suites out)."""
+    import json
+
+    from testsuite import loader
+    from testsuite.scoring import suite_hash
+
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("TESTSUITE_CACHE_DIR", str(cache))
+    monkeypatch.setattr(loader, "MAX_PARSED_FILES", 20)  # keep 2 parsed suites
+    folders = [tmp_path / "this-year", tmp_path / "last-year"]
+    for folder in folders:
+        write(folder, "suites/de-en/ce.yaml", GOOD_SUITE)
+        write(folder, "rules/de-en/ce.yaml", GOOD_RULES)
+    first = load_suite([folders[0]])
+    digest = suite_hash(first, "de-en")
+    second = load_suite([folders[1]])
+    assert first.key and second.key and first.key != second.key
+    stored = [json.loads(f.read_text(encoding="utf-8")) for f in cache.glob("*.json")]
+    assert digest in stored
+    assert loader._from_cache(first.key) is not None  # both parsed suites are still there
+    assert loader._from_cache(second.key) is not None

@@ -65,15 +65,20 @@ def rule_hash(rule: Rule | None) -> str:
     return hashlib.blake2b(text.encode("utf-8"), digest_size=8).hexdigest()
 
 
+#: Suite hashes kept in the cache folder (the oldest half is removed beyond this).
+MAX_SUITE_HASHES = 1000
+
+
 def suite_hash(suite: Suite, pair: str) -> str:
     """Short hash of a pair's items and rules (verdicts included): equal hashes, same judging.
 
     Kept in the user's cache per loaded suite (`Suite.key`): hashing every rule of a large
-    suite costs more than the rest of a score's signature.
+    suite costs more than the rest of a score's signature. The files are ``hash-*.json``,
+    pruned on their own (not ``suite-*.json``: those are the parsed suites of `loader.load`).
     """
-    from ..cache import read_json, write_json
+    from ..cache import prune, read_json, write_json
 
-    name = f"suite-hash-{suite.key}-{pair}.json" if suite.key else None
+    name = f"hash-{suite.key}-{pair}.json" if suite.key else None
     found = read_json(name) if name else None
     if isinstance(found, str):
         return found
@@ -82,4 +87,5 @@ def suite_hash(suite: Suite, pair: str) -> str:
     digest = hashlib.sha256(json.dumps(content, ensure_ascii=False).encode("utf-8"))
     if name:
         write_json(name, digest.hexdigest()[:12])
+        prune("hash-*.json", MAX_SUITE_HASHES)
     return digest.hexdigest()[:12]
