@@ -87,11 +87,6 @@ class Run:
                  if self.rejudged else "no rule changed since: outcomes as saved")
         return f"read from the saved run {self.name} (saved {saved}): {again}"
 
-    @property
-    def suite_paths(self) -> list[Path]:
-        """The suite files and folders the run was saved with (may have moved since)."""
-        return [Path(p) for p in self.metadata.get("suite") or []]
-
 
 def is_run(path: Path) -> bool:
     """Whether `path` is a saved-run folder."""
