@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Literal
 
 from .errors import TestsuiteError
@@ -57,7 +57,6 @@ class Profile:
 
     name: str
     form: Literal["NFC", "NFKC"]
-    folds: dict[str, str] = field(default_factory=lambda: FOLDS, repr=False, compare=False)
 
     def apply(self, text: str) -> str:
         """The normalised text (what the rules are matched against)."""
@@ -90,7 +89,7 @@ class Profile:
         normalisation no output contains them, so that part of the rule can never match."""
         found = []
         for char in dict.fromkeys(pattern):
-            if char in self.folds or unicodedata.normalize(self.form, char) != char:
+            if char in FOLDS or unicodedata.normalize(self.form, char) != char:
                 found.append(char)
         return found
 
