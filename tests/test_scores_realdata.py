@@ -216,8 +216,8 @@ def test_bootstrap_decisions_near_alpha_are_noted_for_every_report(wmt21):
     noted = {(n.levels[0], name) for n in scores.notes if "Monte Carlo" in str(n)
              for name in re.findall(r"([^ ,]+) \(p = 0\.\d{3}\)", str(n))}
     assert expected and noted == expected
-    assert all(str(n).startswith(f"{n.levels[0]}: ") for n in scores.notes
-               if "Monte Carlo" in str(n))
+    assert all(str(n).startswith(f"the {n.levels[0].removesuffix('-macro')} macro-average: ")
+               for n in scores.notes if "Monte Carlo" in str(n))
     # The table of categories carries the note for its macro row.
     table = category_table(scores)
     assert any("Monte Carlo" in note for note in table.notes)

@@ -615,7 +615,8 @@ class _RowBuilder:
                     close.append(f"{self.matrix.systems[other]} (p = {p:.3f})")
         if close:
             self.notes.append(Note(
-                f"{level}: the first-cluster decisions on {', '.join(close)} may change with "
+                f"the {MACRO_LEVELS[level]} macro-average: the first-cluster decisions on "
+                f"{', '.join(close)} may change with "
                 f"the bootstrap's seed: their p-values lie within three Monte Carlo standard "
                 f"errors of α (more --resamples settle them)", (level,)))
 
