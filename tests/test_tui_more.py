@@ -15,7 +15,7 @@ from textual import events
 from textual.widgets import DataTable, Footer, Input
 from typer.testing import CliRunner
 
-from testsuite.loader import lint
+from testsuite.loader import lint, load_suite
 from testsuite.matching import RegexCache
 from testsuite.tui import TriageOptions, run_triage
 from testsuite.tui.app import TriageApp
@@ -23,6 +23,7 @@ from testsuite.tui.filters import Filters
 from testsuite.tui.render import NEGATIVE, POSITIVE, highlight
 from testsuite.tui.screens import PromptScreen, RegexScreen
 from testsuite.tui.session import TriageSession
+from testsuite.verdicts.queue import decide
 
 from .test_annotation import MODAL_OUTPUTS, modal  # noqa: F401  (the fixture)
 from .test_tui import (  # the fixture is used by name (see pyproject: F811)
@@ -228,6 +229,31 @@ def test_batch_decides_matching_outputs_and_undo_takes_it_back_as_one(project: P
         assert verdicts(project) == [("idiom-01", BOHNEN[2], "fail", "tester", None)]
 
     drive(project, scenario)
+
+
+def test_every_pending_output_follows_what_changes_the_judged_outputs(project: Path) -> None:
+    # What the batch dialog selects from: every pending output, whatever the filter, after
+    # a rule edit, another annotator's verdict, a decision and an undo.
+    session = TriageSession.load(options(project, phenomena=("Negative adverb",)))
+
+    def pending() -> set[tuple[str, str, str]]:
+        return {(e.pair, e.item, e.output) for e in session.all_pending()}
+
+    assert pending() == {KLACKS, NICHT, ERZAEHLT, BOHNEN}
+    assert [(e.pair, e.item, e.output) for e in session.entries] == [NICHT]
+    entry = session.entries[0]
+    session.save_regex(entry, "positive_regex", r"\bnie(mals)?\b|noch nicht",
+                       session.rule_of(entry))
+    assert pending() == {KLACKS, ERZAEHLT, BOHNEN}
+    decide(load_suite([project / "suites", project / "rules"]), *KLACKS, "pass",
+           annotator="other")
+    session.sync()
+    assert pending() == {ERZAEHLT, BOHNEN}
+    session.undo()  # the rule edit
+    assert pending() == {ERZAEHLT, BOHNEN, NICHT}
+    session.decide("pass", next(e for e in session.all_pending()
+                                if (e.pair, e.item, e.output) == ERZAEHLT))
+    assert pending() == {BOHNEN, NICHT}
 
 
 HOSTILE = {"[red]Sys": ["x one [/] two", "[bold red]boom[/bold red]", "a", "b", "c"]}

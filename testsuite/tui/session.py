@@ -187,6 +187,7 @@ class TriageSession:
         self.rows: dict[tuple[str, str], list[Row]] = {}
         for row in evaluation_rows(evaluation):
             self.rows.setdefault((row[0], row[1]), []).append(row)
+        self._all_pending: list[Pending] | None = None  # `all_pending`, until rows change
         self.shared = SharedFolder(suite, annotator)
         self.notes.update(self.shared.load_drafts())
 
@@ -247,17 +248,18 @@ class TriageSession:
                 by_key[key].append((key[0], key[1], system.system, output,
                                     judged.outcome.value, judged.reason))
         self.rows.update(by_key)
+        self._all_pending = None
 
     def _pending(self) -> list[Pending]:
         """The pending entries the filters select; counts every pending one for progress."""
-        rows = [row for rows in self.rows.values() for row in rows]
-        everything = pending_rows(rows, self.suite, self.n_systems, order=self.order)
+        everything = self.all_pending()
         self._open = {key_of(p) for p in everything}
         for entry in everything:
             self._seen.setdefault(key_of(entry), entry.category)
         f = self.filters
         if not (f.categories or f.phenomena or f.systems):
             return everything
+        rows = [row for rows in self.rows.values() for row in rows]
         return pending_rows(rows, self.suite, self.n_systems, categories=f.categories,
                             phenomena=f.phenomena, systems=f.systems, order=self.order,
                             systems_known=self.known_systems)
@@ -535,9 +537,16 @@ class TriageSession:
                       phenomenon=entry.phenomenon, literal=literal, source=source)
 
     def all_pending(self) -> list[Pending]:
-        """Every pending output, whatever the filter."""
-        rows = [row for rows in self.rows.values() for row in rows]
-        return pending_rows(rows, self.suite, self.n_systems, order=self.order)
+        """Every pending output, whatever the filter.
+
+        Computed once until outputs are judged again (`rejudge`, the only place the rows
+        change): the batch dialog asks for it on every keystroke.
+        """
+        if self._all_pending is None:
+            rows = [row for rows in self.rows.values() for row in rows]
+            self._all_pending = pending_rows(rows, self.suite, self.n_systems,
+                                             order=self.order)
+        return list(self._all_pending)
 
     def apply_batch(self, batch: Batch) -> BatchDone:
         """Record a batch's verdicts (undo takes them back as one)."""
