@@ -40,7 +40,8 @@ from ..verdicts.batch import (
     shared_phrases,
 )
 from ..verdicts.batch import undo as undo_batch
-from ..verdicts.queue import Pending, Row, filter_names, pending_rows, verdicts_path
+from ..verdicts.queue import Pending, Row, filter_names, pending_rows
+from ..verdicts.queue import decide as decide_output
 from ..verdicts.store import record, remove, set_note
 from ..verdicts.suggest import Suggestion, suggest
 from .filters import Filters
@@ -403,8 +404,8 @@ class TriageSession:
         decision = self.decided.get(key)
         if decision is not None:
             changed = set_note(decision.path, entry.item, decision.verdict, text or None)
-            self._forget(entry, decision.verdict)
-            self._remember(entry, changed)
+            self._forget(entry.pair, entry.item, decision.verdict)
+            self._remember(entry.pair, entry.item, changed)
             decision.verdict = changed
             return f"with the {changed.verdict} in {decision.path}"
         if text:
@@ -431,11 +432,11 @@ class TriageSession:
         previous = None if settles else self.decided.get(key)
         if previous is not None:
             self._take_back(previous)
-        path = verdicts_path(self.suite, entry.pair, entry.item)
-        stored = record(path, entry.pair, entry.item, entry.output, verdict, self.annotator,
-                        self.notes.get(key), settles=settles)
+        path, stored = decide_output(self.suite, entry.pair, entry.item, entry.output,
+                                     verdict, annotator=self.annotator,
+                                     note=self.notes.get(key), settles=settles)
         decision = Decision(entry, path, stored, previous)
-        self._remember(entry, stored)
+        self._remember(entry.pair, entry.item, stored)
         self.history.append(decision)
         self.decided[key] = decision
         self._open.discard(key)
@@ -465,7 +466,7 @@ class TriageSession:
             self.history.pop()
             undo_batch(action.recorded)
             for _path, item, verdict in action.recorded:
-                self._forget_key(action.batch.pair, item, verdict)
+                self._forget(action.batch.pair, item, verdict)
             self._update({(action.batch.pair, item) for _, item, _ in action.recorded})
             return action
         self.history.pop()
@@ -477,7 +478,7 @@ class TriageSession:
             record(old.path, old.entry.pair, old.entry.item, old.verdict.output,
                    old.verdict.verdict, old.verdict.annotator, old.verdict.note,
                    old.verdict.time, old.verdict.settles)
-            self._remember(old.entry, old.verdict)
+            self._remember(old.entry.pair, old.entry.item, old.verdict)
             self.decided[key] = old
         else:
             del self.decided[key]
@@ -494,21 +495,19 @@ class TriageSession:
         if not remove(decision.path, decision.entry.item, decision.verdict):
             raise TestsuiteError(f"your verdict on {decision.entry.item} is no longer in "
                                  f"{decision.path} (edited meanwhile?)")
-        self._forget(decision.entry, decision.verdict)
+        self._forget(decision.entry.pair, decision.entry.item, decision.verdict)
 
     def _rule(self, pair: str, item: str) -> Rule:
         return self.suite.rules.get((pair, item)) or Rule(item)
 
-    def _remember(self, entry: Pending, verdict: Verdict) -> None:
-        rule = self._rule(entry.pair, entry.item)
-        self.suite.rules[(entry.pair, entry.item)] = replace(
-            rule, verdicts=(*rule.verdicts, verdict))
-        self.shared.added(entry.pair, entry.item, verdict)
+    def _remember(self, pair: str, item: str, verdict: Verdict) -> None:
+        """Mirror a verdict this session wrote in the in-memory suite."""
+        rule = self._rule(pair, item)
+        self.suite.rules[(pair, item)] = replace(rule, verdicts=(*rule.verdicts, verdict))
+        self.shared.added(pair, item, verdict)
 
-    def _forget(self, entry: Pending, verdict: Verdict) -> None:
-        self._forget_key(entry.pair, entry.item, verdict)
-
-    def _forget_key(self, pair: str, item: str, verdict: Verdict) -> None:
+    def _forget(self, pair: str, item: str, verdict: Verdict) -> None:
+        """Take a verdict this session removed out of the in-memory suite."""
         rule = self._rule(pair, item)
         kept = list(rule.verdicts)
         if verdict in kept:
@@ -553,10 +552,7 @@ class TriageSession:
         recorded = apply(self.suite, batch, self.annotator)
         done = BatchDone(batch, recorded)
         for _path, item, verdict in recorded:
-            rule = self._rule(batch.pair, item)
-            self.suite.rules[(batch.pair, item)] = replace(
-                rule, verdicts=(*rule.verdicts, verdict))
-            self.shared.added(batch.pair, item, verdict)
+            self._remember(batch.pair, item, verdict)
         self.history.append(done)
         self._update({(batch.pair, item) for _, item, _ in recorded})
         return done
