@@ -189,8 +189,8 @@ def suggest(
     """Rule suggestions learned from the verdicts, one JSON object per item."""
     import json
 
-    from ..rule_edit import set_item_regex, view_of
     from ..verdicts.queue import evaluation_rows
+    from ..verdicts.suggest import accept as accept_suggestion
     from ..verdicts.suggest import suggest as learn
 
     loaded, evaluation = _evaluate(inputs, True)
@@ -209,20 +209,13 @@ def suggest(
         if not found:
             continue
         best = found[0]
-        examples = {"pass": list(best.examples_pass), "fail": list(best.examples_fail)}
         line: dict[str, object] = {
             "pair": key[0], "item": key[1], "field": best.field, "learned": best.learned,
-            "pattern": best.pattern, "examples": examples,
+            "pattern": best.pattern, "examples": best.examples,
             "decides": [{"output": d.output, "systems": list(d.systems),
                          "outcome": d.outcome} for d in best.decides]}
         if accept and rule.file:
-            learned_on = best.pattern[:-len(best.learned) - 1] \
-                if best.pattern != best.learned else ""
-            from ..rule_edit import with_regex
-
-            set_item_regex(loaded, key[0], key[1], best.field, best.pattern,
-                           expected=view_of(with_regex(rule, best.field, learned_on)),
-                           examples=examples)
+            accept_suggestion(loaded, best)
             line["accepted"] = True
             accepted += 1
         typer.echo(json.dumps(line, ensure_ascii=False))

@@ -44,6 +44,7 @@ from ..verdicts.queue import Pending, Row, filter_names, pending_rows
 from ..verdicts.queue import decide as decide_output
 from ..verdicts.store import record, remove, set_note
 from ..verdicts.suggest import Suggestion, suggest
+from ..verdicts.suggest import accept as accept_suggestion
 from .filters import Filters
 from .shared import SharedFolder, Synced
 
@@ -622,13 +623,9 @@ class TriageSession:
     def accept(self, suggestion: Suggestion) -> RuleEdit:
         """Write a suggestion into the rules file: its pattern and the decided outputs as
         ``examples:`` (refused if the rule changed on disk since it was computed)."""
-        learned, pattern = suggestion.learned, suggestion.pattern
-        old = pattern[:-len(learned) - 1] if pattern != learned else ""
-        seen = with_regex(suggestion.rule, suggestion.field, old)  # what it was learned on
         return self._save_rule(suggestion.pair, suggestion.item, suggestion.field,
-                               suggestion.pattern, view_of(seen),
-                               {"pass": list(suggestion.examples_pass),
-                                "fail": list(suggestion.examples_fail)})
+                               suggestion.pattern,
+                               lambda: accept_suggestion(self.suite, suggestion))
 
     # --- what is shown ----------------------------------------------------------------------
 
@@ -694,15 +691,18 @@ class TriageSession:
             seen: The rule as the editor showed it when it opened; if the file says
                 otherwise now, nothing is written (`StaleRule`, with the diff).
         """
-        return self._save_rule(entry.pair, entry.item, field_name, pattern, view_of(seen),
-                               None)
+        return self._save_rule(
+            entry.pair, entry.item, field_name, pattern,
+            lambda: set_item_regex(self.suite, entry.pair, entry.item, field_name, pattern,
+                                   expected=view_of(seen)))
 
     def _save_rule(self, pair: str, item: str, field_name: RegexField, pattern: str,
-                   seen: dict[str, object], examples: dict[str, list[str]] | None) -> RuleEdit:
-        self.sync()  # take in what others wrote before comparing
+                   write: Callable[[], Edit]) -> RuleEdit:
+        """Write a rule edit (`write`, after taking in what others wrote, so that it is
+        checked against the file as it is), keep it for undo, re-judge the item."""
+        self.sync()
         old = getattr(self._rule(pair, item), field_name)
-        edit = set_item_regex(self.suite, pair, item, field_name, pattern, expected=seen,
-                              examples=examples)
+        edit = write()
         action = RuleEdit(pair, item, field_name, old, pattern, edit)
         self.history.append(action)
         self.shared.reload_rules(edit.path)

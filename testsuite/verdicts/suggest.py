@@ -13,8 +13,8 @@ the item's rule as an alternative (``old|new``) and keeps only candidates that
 * decide at least one pending output.
 
 Each suggestion lists every pending outcome it decides (the preview) and the decided outputs
-it judges as their verdicts say, which become the rule's ``examples:`` when it is accepted,
-so that `testsuite lint` guards the pattern from then on.
+it judges as their verdicts say, which become the rule's ``examples:`` when it is accepted
+(`accept`), so that `testsuite lint` guards the pattern from then on.
 
 Ranking prefers the candidate that decides the most pending outcomes and, among those that
 decide the same outputs, the longest phrase (a longer phrase is less likely to pass an output
@@ -30,8 +30,8 @@ from dataclasses import dataclass, replace
 import regex
 
 from ..matching import CompiledRule, RegexCache
-from ..model import DISAGREEMENT, Rule, standing_verdicts
-from ..rule_edit import RegexField, with_regex
+from ..model import DISAGREEMENT, Rule, Suite, standing_verdicts
+from ..rule_edit import Edit, RegexField, set_item_regex, view_of, with_regex
 
 #: Longest n-gram (in words and punctuation marks) considered.
 MAX_WORDS = 6
@@ -81,6 +81,30 @@ class Suggestion:
     def outcomes(self) -> int:
         """Outcomes (system outputs) it decides."""
         return sum(len(d.systems) for d in self.decides)
+
+    @property
+    def examples(self) -> dict[str, list[str]]:
+        """The rule's new ``examples:`` when it is accepted (``pass`` and ``fail``)."""
+        return {"pass": list(self.examples_pass), "fail": list(self.examples_fail)}
+
+
+def accept(suite: Suite, suggestion: Suggestion) -> Edit:
+    """Write a suggestion into its item's rules file: its pattern, and the decided outputs
+    as ``examples:`` (`testsuite.rule_edit.set_item_regex`).
+
+    Returns:
+        The rules file before and after.
+
+    Raises:
+        StaleRule: if the rule in the file is no longer the one the suggestion was learned
+            from (nothing is written).
+        TestsuiteError: as `set_item_regex`.
+    """
+    learned, pattern = suggestion.learned, suggestion.pattern
+    old = pattern[:-len(learned) - 1] if pattern != learned else ""
+    seen = with_regex(suggestion.rule, suggestion.field, old)  # what it was learned on
+    return set_item_regex(suite, suggestion.pair, suggestion.item, suggestion.field, pattern,
+                          expected=view_of(seen), examples=suggestion.examples)
 
 
 def escape(text: str) -> str:
