@@ -39,18 +39,14 @@ def export(
     system: SystemOption = None,
 ) -> None:
     """Write the pending decisions as a spreadsheet to fill in (verdict, note columns)."""
-    from ..verdicts.queue import evaluation_rows, pending_warnings
+    from ..verdicts.queue import evaluation_rows, outputs_by_item, pending_warnings
     from ..verdicts.sheets import export_rows, write_sheet
     from ..verdicts.suggest import suggest
 
     loaded, evaluation = _evaluate(inputs, True)
     pending = pending_warnings(evaluation, loaded, categories=category, phenomena=phenomenon,
                                systems=system)
-    by_item: dict[tuple[str, str], dict[str, list[str]]] = {}
-    for row in evaluation_rows(evaluation):
-        if row[3].strip():
-            by_item.setdefault((row[0], row[1]), {}).setdefault(row[3].strip(), []).append(
-                row[2])
+    by_item = outputs_by_item(evaluation_rows(evaluation))
     suggested: dict[tuple[str, str, str], str] = {}
     for key in {(p.pair, p.item) for p in pending}:
         rule = loaded.rules.get(key)

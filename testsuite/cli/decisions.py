@@ -189,17 +189,14 @@ def suggest(
     """Rule suggestions learned from the verdicts, one JSON object per item."""
     import json
 
-    from ..verdicts.queue import evaluation_rows
+    from ..verdicts.queue import evaluation_rows, outputs_by_item
     from ..verdicts.suggest import accept as accept_suggestion
     from ..verdicts.suggest import suggest as learn
 
     loaded, evaluation = _evaluate(inputs, True)
     wanted = set(item or ())
-    by_item: dict[tuple[str, str], dict[str, list[str]]] = {}
-    for row_pair, row_item, row_system, row_output, _, _ in evaluation_rows(evaluation):
-        if row_output.strip() and (not wanted or row_item in wanted):
-            by_item.setdefault((row_pair, row_item), {}).setdefault(
-                row_output.strip(), []).append(row_system)
+    by_item = outputs_by_item(row for row in evaluation_rows(evaluation)
+                              if not wanted or row[1] in wanted)
     accepted = 0
     for key, outputs_of in by_item.items():
         rule = loaded.rules.get(key)

@@ -40,7 +40,7 @@ from ..verdicts.batch import (
     shared_phrases,
 )
 from ..verdicts.batch import undo as undo_batch
-from ..verdicts.queue import Pending, Row, filter_names, pending_rows
+from ..verdicts.queue import Pending, Row, filter_names, outputs_by_item, pending_rows
 from ..verdicts.queue import decide as decide_output
 from ..verdicts.store import record, remove, set_note
 from ..verdicts.suggest import Suggestion, suggest
@@ -603,11 +603,7 @@ class TriageSession:
 
     def item_outputs(self, pair: str, item: str) -> dict[str, tuple[str, ...]]:
         """Every distinct output of an item (stripped) → the systems that gave it."""
-        found: dict[str, list[str]] = {}
-        for row in self.rows.get((pair, item), []):
-            if row[3].strip():
-                found.setdefault(row[3].strip(), []).append(row[2])
-        return {output: tuple(systems) for output, systems in found.items()}
+        return outputs_by_item(self.rows.get((pair, item), [])).get((pair, item), {})
 
     def suggestions(self, entry: Pending | None = None) -> list[Suggestion]:
         """Rule suggestions for the entry's item learned from its verdicts (best first)."""
