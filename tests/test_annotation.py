@@ -301,6 +301,27 @@ def test_spreadsheet_export_and_import_with_the_checks_of_verdict(project: Path)
     assert "0 verdicts" in result.output and "2 rows already recorded" in result.output
 
 
+def test_import_records_each_row_for_the_pair_of_its_sheet_row(project: Path) -> None:  # noqa: F811,E501
+    # A second pair with the same item id: --pair is needed, and a row's pair column wins.
+    for folder, text in (("suites", "pair: de-en\ncategory: MWE\nitems:\n  - id: idiom-01\n"
+                                    "    phenomenon: Idiom\n    source: Tom packte aus.\n"),
+                         ("rules", "pair: de-en\nrules:\n  - item: idiom-01\n"
+                                   "    positive_regex: 'spilled the beans'\n")):
+        (project / folder / "de-en").mkdir()
+        (project / folder / "de-en" / "mwe.yaml").write_text(text, encoding="utf-8")
+    sheet = project / "sheet.csv"
+    sheet.write_text("pair,item,output,verdict\nen-de,idiom-01,Tom hat endlich alles "
+                     "verraten.,pass\nde-en,idiom-01,Tom finally told.,fail\n", encoding="utf-8")
+    base = ["--suite", str(project / "suites"), "--suite", str(project / "rules")]
+    result = runner.invoke(app, ["import", str(sheet), *base, "--pair", "de-en"])
+    assert result.exit_code == 0, result.output
+    rules = load_suite([project / "suites", project / "rules"]).rules
+    assert [(v.output, v.verdict) for v in rules[("en-de", "idiom-01")].verdicts] == [
+        ("Tom hat endlich alles verraten.", "pass")]
+    assert [(v.output, v.verdict) for v in rules[("de-en", "idiom-01")].verdicts] == [
+        ("Tom finally told.", "fail")]
+
+
 @pytest.mark.skipif(importlib.util.find_spec("openpyxl") is None,
                     reason="openpyxl (the optional xlsx extra) is not installed")
 def test_xlsx_round_trip_keeps_ids_as_text(project: Path) -> None:  # noqa: F811

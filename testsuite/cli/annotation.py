@@ -80,9 +80,9 @@ def import_sheet(
     dry_run: Annotated[bool, typer.Option(help="Check and summarise; record nothing.")] = False,
 ) -> None:
     """Record the verdicts of a filled sheet, with the same checks as `verdict`."""
-    from ..verdicts.queue import verdicts_path
+    from ..verdicts.queue import decide_many
     from ..verdicts.sheets import check_rows, read_sheet
-    from ..verdicts.store import default_annotator, record_many
+    from ..verdicts.store import default_annotator
 
     loaded = _suite(suite)
     chosen = _chosen_pair(pair, loaded.pairs)
@@ -99,12 +99,8 @@ def import_sheet(
     if dry_run:
         console.print("would record " + _escape(checked.summary()))
         return
-    by_file: dict[Path, list] = {}
-    for row, impact in checked.impacts:
-        path = verdicts_path(loaded, row.pair or chosen, row.item)
-        by_file.setdefault(path, []).append((row.item, impact.verdict))
-    for path, decisions in by_file.items():
-        record_many(path, chosen, decisions)
+    decide_many(loaded, ((row.pair or chosen, row.item, impact.verdict)
+                         for row, impact in checked.impacts))
     console.print("recorded " + _escape(checked.summary()))
 
 

@@ -85,8 +85,7 @@ def verdict(
     """Record a verdict on one exact output of one item (kept in rules/…/verdicts.yaml)."""
     from ..errors import TestsuiteError
     from ..verdicts.conflicts import check_verdict
-    from ..verdicts.queue import verdicts_path
-    from ..verdicts.store import record_many
+    from ..verdicts.queue import decide_many
 
     if (output is None) == (system is None):
         raise TestsuiteError("give either --output TEXT or --system NAME with --from PATH")
@@ -111,9 +110,7 @@ def verdict(
     impact = check_verdict(loaded, chosen, item, output, decision, annotator=annotator,
                            note=note, systems=systems, force=force, settle=settle,
                            disagree=disagree)
-    path = verdicts_path(loaded, chosen, item)
-    record_many(path, chosen, [(item, impact.verdict)])
-    stored = impact.verdict
+    [(path, _, stored)] = decide_many(loaded, [(chosen, item, impact.verdict)])
     console = _console()
     console.print(f"recorded {stored.verdict} for {chosen} item {_escape(item)} on "
                   f"{_escape(repr(stored.output))} in {_escape(str(path))}")

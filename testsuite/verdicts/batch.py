@@ -23,8 +23,8 @@ import regex
 from ..errors import TestsuiteError
 from ..model import VERDICTS, Suite, Verdict
 from ..names import pick
-from .queue import Pending, Row, verdicts_path
-from .store import make_verdict, record_many, remove_many
+from .queue import Pending, Row, decide_many
+from .store import make_verdict, remove_many
 from .suggest import Decided, contains, escape, phrase_pattern, phrases
 
 #: A phrase must be shared by the passes (or fails) of at least this many other items.
@@ -136,16 +136,8 @@ def apply(suite: Suite, batch: Batch, annotator: str | None = None,
     Returns:
         (file, item, verdict) of each recorded verdict, for `undo`.
     """
-    by_file: dict[Path, list[tuple[str, Verdict]]] = {}
-    for item_id, decided in batch.decides:
-        path = verdicts_path(suite, batch.pair, item_id)
-        by_file.setdefault(path, []).append(
-            (item_id, make_verdict(decided.output, batch.verdict, annotator, note)))
-    done: list[tuple[Path, str, Verdict]] = []
-    for path, decisions in by_file.items():
-        record_many(path, batch.pair, decisions)
-        done.extend((path, item_id, verdict) for item_id, verdict in decisions)
-    return done
+    return decide_many(suite, ((batch.pair, item_id, make_verdict(
+        decided.output, batch.verdict, annotator, note)) for item_id, decided in batch.decides))
 
 
 def undo(recorded: Sequence[tuple[Path, str, Verdict]]) -> int:

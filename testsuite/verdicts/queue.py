@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from ..errors import TestsuiteError
 from ..model import Suite, Verdict
 from ..names import pick
-from .store import record, verdict_file
+from .store import record, record_many, verdict_file
 
 if TYPE_CHECKING:
     from ..evaluate import Evaluation
@@ -224,6 +224,25 @@ def decide(suite: Suite, pair: str, item_id: str, output: str, verdict: str, *,
     path = verdicts_path(suite, pair, item_id)
     return path, record(path, pair, item_id, output, verdict, annotator, note,
                         settles=settles)
+
+
+def decide_many(suite: Suite, decisions: Iterable[tuple[str, str, Verdict]]
+                ) -> list[tuple[Path, str, Verdict]]:
+    """Record verdicts (pair, item id, verdict as `store.make_verdict` makes it) where the
+    suite keeps them: one locked, atomic write per verdicts file (all or none of its own).
+
+    Returns:
+        (file, item id, verdict) of each, as written (what `batch.undo` takes back).
+    """
+    by_file: dict[Path, tuple[str, list[tuple[str, Verdict]]]] = {}
+    for pair, item_id, verdict in decisions:
+        path = verdicts_path(suite, pair, item_id)
+        by_file.setdefault(path, (pair, []))[1].append((item_id, verdict))
+    done: list[tuple[Path, str, Verdict]] = []
+    for path, (pair, written) in by_file.items():
+        record_many(path, pair, written)
+        done.extend((path, item_id, verdict) for item_id, verdict in written)
+    return done
 
 
 def verdicts_path(suite: Suite, pair: str, item_id: str) -> Path:
