@@ -171,7 +171,7 @@ def set_regex(rule_file: Path, pair: str, item: str, field: RegexField, pattern:
                     added[kind] = new
             if added:
                 edited = _add_examples(edited, pair, item, added, where)
-        _check(text, edited, item, field, pattern, where, added)
+        _check(before, edited, item, field, pattern, where, added)
         write_text(rule_file, edited)  # keeps the author's permissions
     return Edit(rule_file, text, edited)
 
@@ -369,11 +369,11 @@ def _add_examples(text: str, pair: str, item: str, added: Mapping[str, Sequence[
     return text
 
 
-def _check(old: str, new: str, item: str, field: RegexField, pattern: str,
+def _check(before: Any, new: str, item: str, field: RegexField, pattern: str,
            where: str, added: Mapping[str, Sequence[str]] | None = None) -> None:
-    """The new text must read back as the old data with only `field` of `item` changed
-    (and the `added` examples appended)."""
-    before, after = _parse(old, where), _parse(new, where)
+    """The new text must read back as the old data (`before`, as `_parse` read it) with only
+    `field` of `item` changed (and the `added` examples appended)."""
+    after = _parse(new, where)
     expected = _with_field(before, item, field, pattern, added or {})
     if after != expected:
         raise TestsuiteError(Problem(
