@@ -142,7 +142,7 @@ def set_regex(rule_file: Path, pair: str, item: str, field: RegexField, pattern:
     if "\n" in pattern or "\r" in pattern:
         raise TestsuiteError(Problem("a rule regex is one line; it may not contain a line "
                                      "break", file=where, item=item))
-    error = regex_error(pattern) if pattern else None
+    error = regex_error(pattern)
     if error:
         raise TestsuiteError(Problem(f"{field} does not compile: {error}", file=where,
                                      item=item))

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..errors import TestsuiteError
-from ..matching import DEFAULT_TIMEOUT, CompiledRule, RegexCache
+from ..matching import DEFAULT_TIMEOUT, CompiledRule, RegexCache, regex_error
 from ..model import DISAGREEMENT, Rule, Suite, Verdict
 from ..rule_edit import Edit, RegexField, set_item_regex, undo_edit, view_of, with_regex
 from ..verdicts.batch import (
@@ -652,17 +652,13 @@ class TriageSession:
 
     # --- rule edits -------------------------------------------------------------------------
 
-    def regex_error(self, pattern: str) -> str | None:
-        """Why `pattern` does not compile, or None (empty means: no regex)."""
-        return RegexCache().error(pattern) if pattern else None
-
     def preview(self, entry: Pending, field_name: RegexField, pattern: str) -> list[Change]:
         """Outputs of every system whose outcome would change with `pattern` as the regex.
 
         Raises:
             TestsuiteError: if the pattern does not compile.
         """
-        error = self.regex_error(pattern)
+        error = regex_error(pattern)
         if error:
             raise TestsuiteError(f"{field_name} does not compile: {error}")
         old_rule = self.rule_of(entry)
