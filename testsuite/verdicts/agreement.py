@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..model import Suite, Verdict
-from .conflicts import in_force, with_verdicts
+from .conflicts import with_verdicts
 
 
 @dataclass(frozen=True)
@@ -32,17 +32,9 @@ class SampleEntry:
 
 
 def _latest(verdicts: Sequence[Verdict], annotator: str) -> dict[str, str]:
-    """Each output's verdict in force by `annotator` (settled disagreements included)."""
-    outputs = {v.output.strip() for v in verdicts if v.annotator == annotator}
-    found = {}
-    for output in outputs:
-        mine = [v for v in in_force(verdicts, output) if v.annotator == annotator]
-        if mine:
-            found[output] = mine[-1].verdict
-        else:  # settled by someone else since: the annotator's own last word still counts
-            found[output] = [v for v in verdicts if v.annotator == annotator
-                             and v.output.strip() == output][-1].verdict
-    return found
+    """Each output's latest verdict by `annotator`: the one in force, or, on an output
+    someone else settled since, the annotator's own last word."""
+    return {v.output.strip(): v.verdict for v in verdicts if v.annotator == annotator}
 
 
 def blind_sample(suite: Suite, second: str, size: int, seed: int, *,
