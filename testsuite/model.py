@@ -169,17 +169,35 @@ def standing_verdicts(verdicts: Iterable[Verdict],
     Returns:
         Output (its key) → ``pass``, ``fail`` or `DISAGREEMENT`.
     """
-    by_output: dict[str, dict[str | None, str]] = {}
+    standing: dict[str, str] = {}
+    for output, counted in in_force(verdicts, key).items():
+        values = {verdict.verdict for verdict in counted}
+        standing[output] = values.pop() if len(values) == 1 else DISAGREEMENT
+    return standing
+
+
+def in_force(verdicts: Iterable[Verdict],
+             key: Callable[[str], str] | None = None) -> dict[str, list[Verdict]]:
+    """The verdicts that count on each decided output, as `standing_verdicts` reads them:
+    each annotator's latest since the last one that ``settles`` it (several that contradict
+    each other: a disagreement), in the order they were given.
+
+    Args:
+        verdicts: Verdicts in the order they were recorded.
+        key: What identifies an output (as for `standing_verdicts`).
+
+    Returns:
+        Output (its key) → its verdicts in force.
+    """
+    by_output: dict[str, dict[str | None, Verdict]] = {}
     for verdict in verdicts:
         output = key(verdict.output) if key is not None else verdict.output.strip()
         if verdict.settles:
             by_output[output] = {}
-        by_output.setdefault(output, {})[verdict.annotator] = verdict.verdict
-    standing: dict[str, str] = {}
-    for output, latest in by_output.items():
-        values = set(latest.values())
-        standing[output] = values.pop() if len(values) == 1 else DISAGREEMENT
-    return standing
+        latest = by_output.setdefault(output, {})
+        latest.pop(verdict.annotator, None)  # keep the order of the latest decisions
+        latest[verdict.annotator] = verdict
+    return {output: list(latest.values()) for output, latest in by_output.items()}
 
 
 #: A language pair: two ISO 639 codes (two or three letters) joined by a hyphen.

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import TestsuiteError
 from ..matching import DEFAULT_TIMEOUT, CompiledRule, RegexCache, regex_error
-from ..model import DISAGREEMENT, Rule, Suite, Verdict
+from ..model import DISAGREEMENT, Rule, Suite, Verdict, in_force
 from ..rule_edit import Edit, RegexField, set_item_regex, undo_edit, view_of, with_regex
 from ..verdicts.batch import (
     Batch,
@@ -631,10 +631,8 @@ class TriageSession:
 
     def standing(self, entry: Pending) -> list[Verdict]:
         """The verdicts in force on the entry's output (several: a disagreement)."""
-        from ..verdicts.conflicts import in_force
-
         rule = self.rule_of(entry)
-        return in_force(rule.verdicts, entry.output) if rule else []
+        return in_force(rule.verdicts).get(entry.output, []) if rule else []
 
     def outcomes(self, entry: Pending) -> list[SystemOutcome]:
         """Every evaluated system's output for the entry's item, judged now."""

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import Problem, TestsuiteError
 from ..matching import CompiledRule, RegexCache
-from ..model import DISAGREEMENT, Item, Rule, Suite, Verdict, standing_verdicts
+from ..model import DISAGREEMENT, Item, Rule, Suite, Verdict, in_force, standing_verdicts
 from .store import make_verdict, verdict_file
 
 if TYPE_CHECKING:
@@ -49,21 +49,6 @@ class Disagreement:
         return ", ".join(f"{v.annotator or 'unknown'}: {v.verdict}" for v in self.verdicts)
 
 
-def in_force(verdicts: Sequence[Verdict], output: str) -> list[Verdict]:
-    """The verdicts that count on `output`: each annotator's latest since the last settling
-    one (the same reading as `standing_verdicts`)."""
-    key = output.strip()
-    latest: dict[str | None, Verdict] = {}
-    for verdict in verdicts:
-        if verdict.output.strip() != key:
-            continue
-        if verdict.settles:
-            latest = {}
-        latest.pop(verdict.annotator, None)  # keep the order of the latest decisions
-        latest[verdict.annotator] = verdict
-    return list(latest.values())
-
-
 def with_verdicts(suite: Suite, pair: str | None = None) -> Iterator[tuple[Item, Rule]]:
     """The items (of one pair, or all) that have verdicts, with their rules, in suite order."""
     for key, item in suite.items.items():
@@ -76,6 +61,7 @@ def disagreements(suite: Suite, pair: str | None = None) -> list[Disagreement]:
     """Every output whose verdicts contradict each other, in suite order."""
     found = []
     for item, rule in with_verdicts(suite, pair):
+        counted = in_force(rule.verdicts)
         for output, standing in standing_verdicts(rule.verdicts).items():
             if standing != DISAGREEMENT:
                 continue
@@ -83,8 +69,8 @@ def disagreements(suite: Suite, pair: str | None = None) -> list[Disagreement]:
                 where: Path | None = verdict_file(item, rule)
             except TestsuiteError:
                 where = None
-            found.append(Disagreement(item.pair, item.id, output,
-                                      tuple(in_force(rule.verdicts, output)), where))
+            found.append(Disagreement(item.pair, item.id, output, tuple(counted[output]),
+                                      where))
     return found
 
 
@@ -217,7 +203,7 @@ def check_verdict(suite: Suite, pair: str, item_id: str, output: str, verdict: s
             + (f" for {count} system{'s' if count != 1 else ''}" if count else "")
             + f"; a {verdict} verdict would override it. --force records it anyway "
             "(or correct the rule)")))
-    others = [v for v in in_force(rule.verdicts if rule else (), stored.output)
+    others = [v for v in in_force(rule.verdicts if rule else ()).get(stored.output, [])
               if v.annotator != stored.annotator and v.verdict != verdict]
     impact.contradicts = others
     if others and not (settle or disagree):
