@@ -7,6 +7,7 @@ every command) can use it without loading the scoring core.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 #: Labels of the average rows, by level.
 AVERAGE_LABELS = {"micro": "micro-average", "category-macro": "category macro-average",
@@ -15,8 +16,19 @@ AVERAGE_LABELS = {"micro": "micro-average", "category-macro": "category macro-av
 OUTCOME_STYLES = {"pass": "green", "fail": "red", "warning": "yellow", "missing": "magenta"}
 
 
+def finite(value: Any) -> float | None:
+    """A number as a float, None when it has no value: None, NaN or infinite.
+
+    pandas and numpy write NaN where a value is missing; JSON has no NaN, and a cell shows
+    none. Takes numpy scalars too.
+    """
+    if value is None:
+        return None
+    number = float(value)
+    return number if math.isfinite(number) else None
+
+
 def percent(value: float | None) -> str:
     """Accuracy as a percentage with one decimal, as in the papers ('–' when undefined)."""
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return "–"
-    return f"{100 * value:.1f}"
+    number = finite(value)
+    return "–" if number is None else f"{100 * number:.1f}"

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import math
 from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
@@ -11,7 +10,7 @@ from rich.table import Table
 from rich.text import Text
 
 from . import escape
-from .common import AVERAGE_LABELS, percent
+from .common import AVERAGE_LABELS, finite, percent
 from .escape import terminal as esc
 from .escape import visible
 from .terminal import GAP, GridCell, column_blocks, grid_lines
@@ -94,12 +93,12 @@ def print_comparison(comparison: Comparison, console: Console, regressions: int 
     for column in ("run", "best system", "accuracy", "earlier best", "change", "p"):
         best.add_column(column, justify="left" if column in ("run", "best system",
                                                               "earlier best") else "right")
-    for row in comparison.best.to_dict("records"):
-        earlier = ("–" if row["previous_run"] is None or _nan(row["previous_run"])
+    for row in records(comparison.best):
+        earlier = ("–" if row["previous_run"] is None
                    else f"{row['previous_system']} ({row['previous_run']})")
-        delta = "–" if row["delta"] is None or _nan(row["delta"]) else \
+        delta = "–" if row["delta"] is None else \
             f"{100 * row['delta']:+.1f}{' *' if row['significant'] else ''}"
-        p = "–" if row["p_value"] is None or _nan(row["p_value"]) else f"{row['p_value']:.3g}"
+        p = "–" if row["p_value"] is None else f"{row['p_value']:.3g}"
         best.add_row(esc(row["run"]), esc(row["system"]), percent(row["accuracy"]),
                      esc(earlier), delta, p)
     console.print(best)
@@ -120,28 +119,23 @@ def print_comparison(comparison: Comparison, console: Console, regressions: int 
                             title_justify="left")
             for column in ("item", "phenomenon", "before", "after"):
                 listing.add_column(column, overflow="fold")
-            for row in part.head(regressions).to_dict("records"):
-                listing.add_row(esc(row["item"]), esc(row["phenomenon"]), esc(row["before"]),
-                                esc(row["after"]))
+            for change in part.head(regressions).to_dict("records"):
+                listing.add_row(esc(change["item"]), esc(change["phenomenon"]),
+                                esc(change["before"]), esc(change["after"]))
             console.print(listing)
     for note in comparison.notes:
         console.print(f"note: {esc(note)}")
     console.print(f"[dim]{esc(str(comparison.signature))}[/]")
 
 
-def _nan(value: Any) -> bool:
-    return isinstance(value, float) and math.isnan(value)
-
-
-def _clean(value: Any) -> Any:
-    return None if _nan(value) else value
+def records(frame: Any) -> list[dict[str, Any]]:
+    """The rows of a data frame as dicts, a missing number (NaN) as None."""
+    return [{str(k): finite(v) if isinstance(v, float) else v for k, v in r.items()}
+            for r in frame.to_dict("records")]
 
 
 def comparison_json(comparison: Comparison) -> dict[str, Any]:
     """The comparison as plain data."""
-    def records(frame: Any) -> list[dict[str, Any]]:
-        return [{k: _clean(v) for k, v in r.items()} for r in frame.to_dict("records")]
-
     return {"pair": comparison.pair, "runs": comparison.runs, "systems": comparison.systems,
             "names": comparison.names, "items": comparison.items, "notes": comparison.notes,
             "not_compared": comparison.not_compared,

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote, urlencode
 
-from .common import percent
+from .common import finite, percent
 
 if TYPE_CHECKING:
     import jinja2
@@ -76,9 +76,8 @@ def state_link(target: str, **state: str | None) -> str:
 
 def number(value: float | None, digits: int = 4) -> float | None:
     """A float for the page's JSON: rounded, None for missing or NaN."""
-    if value is None or value != value:
-        return None
-    return round(float(value), digits)
+    number = finite(value)
+    return None if number is None else round(number, digits)
 
 
 __all__ = ["anchor", "asset", "environment", "json_script", "number", "state_link"]

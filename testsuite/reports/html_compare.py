@@ -36,13 +36,13 @@ def comparison_html(comparison: Comparison, title: str | None = None) -> str:
     Returns:
         The page as text.
     """
-    from .compare_render import comparison_json
+    from .compare_render import comparison_json, records
 
     if title is None:
         title = (f"Year over year ({comparison.pair}): {' → '.join(comparison.runs)}, "
                  f"{len(comparison.systems)} systems on {comparison.items:,} items")
-    cells = {(str(r["level"]), str(r["category"]), str(r["system"]), str(r["run"])):
-             _clean_record(r) for r in comparison.table.to_dict("records")}
+    cells = {(str(r["level"]), str(r["category"]), str(r["system"]), str(r["run"])): r
+             for r in records(comparison.table)}
     rows = _comparison_rows(comparison)
     plain = comparison_json(comparison)
     fields = comparison.signature.fields
@@ -56,19 +56,9 @@ def comparison_html(comparison: Comparison, title: str | None = None) -> str:
         chart_default=next(r["key"] for r in rows if r["level"] == "micro"),
         has_source="source" in changes.columns,
         changes=json_script({"columns": list(CHANGE_COLUMNS),
-                             "rows": [[_plain(r.get(k)) for k in CHANGE_COLUMNS]
+                             "rows": [[r.get(k) for k in CHANGE_COLUMNS]
                                       for r in plain["changes"]]}),
         version=__version__, css=asset("report.css"), js=asset(*COMMON_JS, "compare.js"))
-
-
-def _plain(value: Any) -> Any:
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return None
-    return value if isinstance(value, int | float | bool) else str(value)
-
-
-def _clean_record(record: dict[Any, Any]) -> dict[str, Any]:
-    return {str(k): _plain(v) for k, v in record.items()}
 
 
 def _comparison_rows(comparison: Comparison) -> list[dict[str, str]]:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from .common import AVERAGE_LABELS
+from .common import AVERAGE_LABELS, finite
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -56,9 +56,10 @@ def _rgb(colour: str) -> tuple[int, int, int]:
 
 def accuracy_colour(accuracy: float | None) -> str:
     """The heatmap colour of an accuracy in [0, 1] (light grey when undefined)."""
-    if accuracy is None or accuracy != accuracy:
+    number = finite(accuracy)
+    if number is None:
         return MISSING_COLOUR
-    position = min(max(float(accuracy), 0.0), 1.0) * (len(ACCURACY_STOPS) - 1)
+    position = min(max(number, 0.0), 1.0) * (len(ACCURACY_STOPS) - 1)
     low = min(int(position), len(ACCURACY_STOPS) - 2)
     weight = position - low
     start, end = _rgb(ACCURACY_STOPS[low]), _rgb(ACCURACY_STOPS[low + 1])
@@ -122,7 +123,7 @@ def dot_rows(scores: Scores) -> list[DotRow]:
 def _level_rows(scores: Scores, level: str
                 ) -> list[tuple[str, str, int, tuple[float | None, ...], tuple[bool, ...]]]:
     return [(row.category, row.phenomenon, row.items,
-             tuple(_number(a) for a in row.accuracy.tolist()),
+             tuple(finite(a) for a in row.accuracy.tolist()),
              tuple(bool(f) for f in row.first_cluster.tolist()))
             for row in scores.level(level)]
 
@@ -134,13 +135,6 @@ def axis_start(rows: list[DotRow]) -> float:
     """
     values = [100 * a for row in rows for a in row.accuracies if a is not None]
     return max(0.0, 10 * ((min(values, default=0.0) - 5) // 10))
-
-
-def _number(value: object) -> float | None:
-    if value is None:
-        return None
-    number = float(value)  # type: ignore[arg-type]
-    return None if number != number else number
 
 
 def _shorten(text: str, width: int) -> str:

@@ -10,14 +10,13 @@ from __future__ import annotations
 import csv
 import io
 import json
-import math
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..scoring.scores import LEVELS
 from . import escape
-from .common import percent
+from .common import finite, percent
 from .tables import Cell, PaperTable, paper_tables, split_table
 
 if TYPE_CHECKING:
@@ -85,7 +84,7 @@ def scores_json(scores: Scores) -> dict[str, Any]:
     (and cluster and rank range when computed); with coverage, dropped rows and notes."""
     rows = [{"level": row.level, "category": row.category or None,
              "phenomenon": row.phenomenon or None, "items": row.items, "located": row.located,
-             "systems": {system: {k: _finite(v) if isinstance(v, float) else v
+             "systems": {system: {k: finite(v) if isinstance(v, float) else v
                                   for k, v in values.items()}
                          for system, values in zip(scores.systems, row.values(), strict=True)}}
             for row in scores.table_rows]
@@ -108,11 +107,6 @@ def scores_json(scores: Scores) -> dict[str, Any]:
         "notes": [{"text": n.text, "levels": list(n.levels)} for n in scores.notes],
         "rows": rows,
     }
-
-
-def _finite(value: float) -> float | None:
-    number = float(value)
-    return None if math.isnan(number) or math.isinf(number) else number
 
 
 CSV_COLUMNS = ("pair", "level", "category", "phenomenon", "system", "passes", "items",

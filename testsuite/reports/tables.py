@@ -10,13 +10,13 @@ grouped under a (shaded) category row. Renderers (terminal, Markdown, LaTeX, HTM
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:
     from ..scoring import ScoreRow, Scores
     from ..scoring.signature import Signature
 
-from .common import AVERAGE_LABELS
+from .common import AVERAGE_LABELS, finite
 
 RowKind = Literal["category", "phenomenon", "average"]
 
@@ -88,17 +88,12 @@ class PaperTable:
         return "; ".join(self.notes)
 
 
-def _number(value: Any) -> float | None:
-    number = float(value)
-    return None if number != number else number  # NaN → None
-
-
 def _row(scores: Scores, row: ScoreRow, label: str, kind: RowKind) -> Row:
     ranks = (row.rank_best, row.rank_worst)
     cells = tuple(Cell(
-        float(row.accuracy[i]), bool(row.first_cluster[i]), _number(row.lower[i]),
-        _number(row.upper[i]), _number(row.ci_low[i]), _number(row.ci_high[i]),
-        _number(row.p_value[i]), None if row.cluster is None else int(row.cluster[i]),
+        float(row.accuracy[i]), bool(row.first_cluster[i]), finite(row.lower[i]),
+        finite(row.upper[i]), finite(row.ci_low[i]), finite(row.ci_high[i]),
+        finite(row.p_value[i]), None if row.cluster is None else int(row.cluster[i]),
         None if ranks[0] is None or ranks[1] is None else (int(ranks[0][i]), int(ranks[1][i])))
         for i in range(len(scores.systems)))
     return Row(label, kind, row.items, cells, float(row.accuracy.mean()), row.category,
