@@ -7,13 +7,19 @@ every command) can use it without loading the scoring core.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .tables import Cell
 
 #: Labels of the average rows, by level.
 AVERAGE_LABELS = {"micro": "micro-average", "category-macro": "category macro-average",
                   "phenomenon-macro": "phenomenon macro-average"}
 #: Terminal colour of each outcome.
 OUTCOME_STYLES = {"pass": "green", "fail": "red", "warning": "yellow", "missing": "magenta"}
+#: What the cluster marks mean, for the legends of every rendering.
+CLUSTER_LEGEND = ("(cN, a–b): full performance cluster N and rank range a–b from "
+                  "head-to-head tests")
 
 
 def finite(value: Any) -> float | None:
@@ -32,3 +38,12 @@ def percent(value: float | None) -> str:
     """Accuracy as a percentage with one decimal, as in the papers ('–' when undefined)."""
     number = finite(value)
     return "–" if number is None else f"{100 * number:.1f}"
+
+
+def cluster_mark(cell: Cell) -> str:
+    """Full cluster and rank range of a cell, e.g. ``c1, 1–3`` (empty if not computed)."""
+    if cell.ranks is None or cell.cluster is None:
+        return ""
+    best, worst = cell.ranks
+    ranks = str(best) if best == worst else f"{best}–{worst}"
+    return f"c{cell.cluster}, {ranks}"

@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..scoring.scores import LEVELS
 from . import escape
-from .common import finite, percent
-from .tables import Cell, PaperTable, paper_tables, split_table
+from .common import CLUSTER_LEGEND, cluster_mark, finite, percent
+from .tables import PaperTable, paper_tables, split_table
 
 if TYPE_CHECKING:
     from ..scoring import Scores
@@ -52,20 +52,6 @@ def _environment(kind: str) -> Any:
             (f"**{percent(c.accuracy)}**" if c.bold else percent(c.accuracy))
             + (f" ({cluster_mark(c)})" if c.ranks else ""))
     return env
-
-
-def cluster_mark(cell: Cell) -> str:
-    """Full cluster and rank range of a cell, e.g. ``c1, 1–3`` (empty if not computed)."""
-    if cell.ranks is None or cell.cluster is None:
-        return ""
-    best, worst = cell.ranks
-    ranks = str(best) if best == worst else f"{best}–{worst}"
-    return f"c{cell.cluster}, {ranks}"
-
-
-#: What the cluster marks mean, for the legends of every rendering.
-CLUSTER_LEGEND = ("(cN, a–b): full performance cluster N and rank range a–b from "
-                  "head-to-head tests")
 
 
 def render_tables(tables: list[PaperTable], kind: str) -> str:
@@ -166,5 +152,4 @@ def _only(scores: Scores, which: str) -> Scores:
     return replace(scores, table_rows=[r for r in scores.table_rows if r.level in levels])
 
 
-__all__ = ["CLUSTER_LEGEND", "FORMATS", "Cell", "cluster_mark", "percent", "render",
-           "render_tables", "scores_csv", "scores_json"]
+__all__ = ["FORMATS", "percent", "render", "render_tables", "scores_csv", "scores_json"]

@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from .common import OUTCOME_STYLES, percent
+from .common import CLUSTER_LEGEND, OUTCOME_STYLES, cluster_mark, percent
 from .escape import terminal as esc
 from .escape import visible
 
@@ -83,8 +83,6 @@ LAYOUTS = ("auto", "columns", "rows")
 def cell_text(cell: Cell, bounds: bool, marker: bool) -> str:
     """A cell as plain text: accuracy, `*` for the first cluster when `marker`, the bounds
     and the cluster / rank range when present."""
-    from .render import cluster_mark
-
     text = percent(cell.accuracy) + ("*" if marker and cell.bold else "")
     if bounds and cell.lower is not None and cell.upper is not None:
         text += f" [{percent(cell.lower)}–{percent(cell.upper)}]"
@@ -130,8 +128,6 @@ def print_paper_table(table: PaperTable, console: Console, bounds: bool = False,
     if bounds:
         legend += "; [low–high]: how far deciding the open warnings could move the accuracy"
     if table.clusters:
-        from .render import CLUSTER_LEGEND
-
         legend += "; " + CLUSTER_LEGEND
     console.print(Text(legend))
     for note in table.notes:
