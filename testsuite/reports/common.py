@@ -40,6 +40,11 @@ def percent(value: float | None) -> str:
     return "–" if number is None else f"{100 * number:.1f}"
 
 
+def shorten(text: str, width: int) -> str:
+    """A name cut to `width` characters, ending in "…" when cut (charts' label columns)."""
+    return text if len(text) <= width else text[:width - 1] + "…"
+
+
 def cluster_mark(cell: Cell) -> str:
     """Full cluster and rank range of a cell, e.g. ``c1, 1–3`` (empty if not computed)."""
     if cell.ranks is None or cell.cluster is None:

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .. import __version__
-from .common import AVERAGE_LABELS, percent
+from .common import AVERAGE_LABELS, percent, shorten
 from .drilldown import ALPHABET, OUTCOMES, code, drilldown_data
 from .html_common import (
     COMMON_JS,
@@ -278,9 +278,8 @@ def _dotplot(scores: Scores, target: str) -> dict[str, Any]:
                 for i, (s, a) in enumerate(zip(systems, row.accuracies, strict=True))
                 if a is not None]
         # The label column is 250 px wide: longer names are cut (the full one is the tooltip).
-        short = row.label if len(row.label) <= 32 else row.label[:31] + "…"
-        laid.append({"label": row.label, "short": short, "count": row.items, "kind": row.kind,
-                     "y": y, "dots": dots})
+        laid.append({"label": row.label, "short": shorten(row.label, 32), "count": row.items,
+                     "kind": row.kind, "y": y, "dots": dots})
     bottom = laid[-1]["y"] + step // 2 + 4 if laid else top
     ticks = [{"x": x(t / 100), "label": str(t)} for t in range(int(start), 101, 10)]
     separator = next((r["y"] - step * 0.75 for r in laid if r["kind"] == "average"), None)

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from .common import AVERAGE_LABELS, finite
+from .common import AVERAGE_LABELS, finite, shorten
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -137,10 +137,6 @@ def axis_start(rows: list[DotRow]) -> float:
     return max(0.0, 10 * ((min(values, default=0.0) - 5) // 10))
 
 
-def _shorten(text: str, width: int) -> str:
-    return text if len(text) <= width else text[:width - 1] + "…"
-
-
 def _settings() -> contextlib.AbstractContextManager[None]:
     """matplotlib's settings for our charts (`RC`), restored on leaving."""
     import matplotlib
@@ -186,7 +182,7 @@ def heatmap_figure(scores: Scores) -> Figure:
                     fontsize=7)
     axes.xaxis.tick_top()
     axes.set_yticks(range(len(rows)),
-                    [f"{_shorten(r.phenomenon, 44)} ({r.items})" for r in rows], fontsize=7)
+                    [f"{shorten(r.phenomenon, 44)} ({r.items})" for r in rows], fontsize=7)
     axes.tick_params(length=0)
     # Category bands: a line between categories, the category named on the right.
     starts = [i for i, r in enumerate(rows) if i == 0 or r.category != rows[i - 1].category]
@@ -194,7 +190,7 @@ def heatmap_figure(scores: Scores) -> Figure:
         end = starts[index + 1] if index + 1 < len(starts) else len(rows)
         if start:
             axes.axhline(start - 0.5, color="black", linewidth=0.8)
-        axes.text(len(systems) - 0.3, (start + end - 1) / 2, _shorten(rows[start].category, 28),
+        axes.text(len(systems) - 0.3, (start + end - 1) / 2, shorten(rows[start].category, 28),
                   ha="left", va="center", fontsize=7, fontweight="bold")
     for spine in axes.spines.values():
         spine.set_visible(False)
@@ -234,7 +230,7 @@ def category_figure(scores: Scores) -> Figure:
     averages = [i for i, r in enumerate(rows) if r.kind == "average"]
     if averages:
         axes.axhline(averages[0] - 0.5, color="black", linewidth=0.8)
-    axes.set_yticks(range(len(rows)), [f"{_shorten(r.label, 36)} ({r.items})" for r in rows],
+    axes.set_yticks(range(len(rows)), [f"{shorten(r.label, 36)} ({r.items})" for r in rows],
                     fontsize=8)
     axes.set_ylim(len(rows) - 0.5, -0.5)
     axes.set_xlim(axis_start(rows), 101)
