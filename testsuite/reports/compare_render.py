@@ -1,9 +1,13 @@
-"""Renderers of year-over-year comparisons: terminal, CSV, JSON and LaTeX."""
+"""Renderers of year-over-year comparisons: terminal, CSV, JSON and LaTeX.
+
+The rows, cells, directions of change and change counts defined here are what every
+rendering draws, the HTML page (`html_compare`) too.
+"""
 
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from rich.console import Console
 from rich.table import Table
@@ -18,27 +22,62 @@ from .terminal import GAP, GridCell, column_blocks, grid_lines
 if TYPE_CHECKING:
     from ..compare import Comparison
 
+#: Key of a cell: level, category, system, run.
+CellKey = tuple[str, str, str, str]
+#: The mark of a significant change, by its direction.
+ARROWS = {"up": "▲", "down": "▼"}
 
 
+class CompareRow(NamedTuple):
+    """A row of the comparison table: its level, its category (or "") and its label."""
 
-def _rows(comparison: Comparison) -> list[tuple[str, str, str]]:
-    """(level, category, label) of each table row, categories first."""
+    level: str
+    category: str
+    label: str
+
+
+def table_rows(comparison: Comparison) -> list[CompareRow]:
+    """The rows of the comparison table, categories first, then the averages."""
     table = comparison.table
     categories = list(dict.fromkeys(table.loc[table["level"] == "category", "category"]))
-    return ([("category", c, c) for c in categories]
-            + [(level, "", AVERAGE_LABELS[level]) for level in AVERAGE_LABELS])
+    return ([CompareRow("category", str(c), str(c)) for c in categories]
+            + [CompareRow(level, "", AVERAGE_LABELS[level]) for level in AVERAGE_LABELS])
 
 
-def _cells(comparison: Comparison) -> dict[tuple[str, str, str, str], dict[str, Any]]:
-    return {(str(r["level"]), str(r["category"]), str(r["system"]), str(r["run"])):
-            {str(k): v for k, v in r.items()} for r in comparison.table.to_dict("records")}
+def table_cells(comparison: Comparison) -> dict[CellKey, dict[str, Any]]:
+    """Each cell's record (accuracy, items, delta, p_value, significant, …), by `CellKey`;
+    None where there is no value (the first run has no change)."""
+    return {(str(r["level"]), str(r["category"]), str(r["system"]), str(r["run"])): r
+            for r in records(comparison.table)}
+
+
+def direction(record: dict[str, Any]) -> str:
+    """``up`` or ``down`` for a significant change from the previous run, "" otherwise."""
+    if not record.get("significant"):
+        return ""
+    return "up" if record["delta"] > 0 else "down"
+
+
+def points(delta: float) -> str:
+    """A change of accuracy in points, signed: ``+2.7``."""
+    return f"{100 * delta:+.1f}"
+
+
+def change_counts(comparison: Comparison) -> list[dict[str, Any]]:
+    """Per system and pair of runs (``from``, ``to``): the items regressed and improved."""
+    counts = []
+    for (system, before, after), part in comparison.changes.groupby(
+            ["system", "from_run", "to_run"], sort=False):
+        found = part["change"].value_counts()
+        counts.append({"system": system, "from": before, "to": after,
+                       "regressed": int(found.get("regressed", 0)),
+                       "improved": int(found.get("improved", 0))})
+    return counts
 
 
 def _mark(record: dict[str, Any]) -> str:
     """▲/▼ for a significant change, nothing otherwise."""
-    if not record.get("significant"):
-        return ""
-    return "▲" if record["delta"] > 0 else "▼"
+    return ARROWS.get(direction(record), "")
 
 
 def print_comparison(comparison: Comparison, console: Console, regressions: int = 0) -> None:
@@ -47,14 +86,14 @@ def print_comparison(comparison: Comparison, console: Console, regressions: int 
     Each system's runs are sub-columns under its name; systems that do not fit side by side
     are shown in several blocks, each with the row labels.
     """
-    cells = _cells(comparison)
+    cells = table_cells(comparison)
     runs = comparison.runs
-    rows = _rows(comparison)
+    rows = table_rows(comparison)
     texts = {key: percent(record["accuracy"]) + _mark(record) for key, record in cells.items()}
     # Names are drawn as Text (no markup), with control characters made visible.
     width = max([len(visible(r)) for r in runs] + [len(t) for t in texts.values()])
     span = len(runs) * (width + GAP)
-    label = min(30, max(len(visible(r[2])) for r in rows))
+    label = min(30, max(len(visible(r.label)) for r in rows))
     count = max(len(str(r["items"])) for r in cells.values())
     blocks = column_blocks([max(span, len(visible(s)) + GAP) for s in comparison.systems],
                            console.width - 4 - label - count - 2 * GAP)
@@ -97,7 +136,7 @@ def print_comparison(comparison: Comparison, console: Console, regressions: int 
         earlier = ("–" if row["previous_run"] is None
                    else f"{row['previous_system']} ({row['previous_run']})")
         delta = "–" if row["delta"] is None else \
-            f"{100 * row['delta']:+.1f}{' *' if row['significant'] else ''}"
+            f"{points(row['delta'])}{' *' if row['significant'] else ''}"
         p = "–" if row["p_value"] is None else f"{row['p_value']:.3g}"
         best.add_row(esc(row["run"]), esc(row["system"]), percent(row["accuracy"]),
                      esc(earlier), delta, p)
@@ -106,11 +145,9 @@ def print_comparison(comparison: Comparison, console: Console, regressions: int 
     summary = Table(title="Items that changed outcome", title_justify="left")
     for column in ("system", "from → to", "regressed (pass → fail)", "improved (fail → pass)"):
         summary.add_column(column, justify="right" if "(" in column else "left")
-    for (who, before, after), part in changes.groupby(["system", "from_run", "to_run"],
-                                                      sort=False):
-        counts = part["change"].value_counts()
-        summary.add_row(esc(who), esc(f"{before} → {after}"),
-                        str(counts.get("regressed", 0)), str(counts.get("improved", 0)))
+    for counted in change_counts(comparison):
+        summary.add_row(esc(counted["system"]), esc(f"{counted['from']} → {counted['to']}"),
+                        str(counted["regressed"]), str(counted["improved"]))
     console.print(summary)
     if regressions:
         for who, part in changes[changes["change"] == "regressed"].groupby("system",
@@ -149,11 +186,11 @@ def comparison_latex(comparison: Comparison) -> str:
     from .render import _environment
 
     env = _environment("latex")
-    env.filters["mark"] = lambda r: (r"$^{\uparrow}$" if r.get("significant") and r["delta"] > 0
-                                     else r"$^{\downarrow}$" if r.get("significant") else "")
+    arrows = {"up": r"$^{\uparrow}$", "down": r"$^{\downarrow}$"}
+    env.filters["mark"] = lambda r: arrows.get(direction(r), "")
     template = env.get_template("compare.tex.j2")
-    return template.render(c=comparison, rows=_rows(comparison), cells=_cells(comparison),
-                           tex=escape.latex)
+    return template.render(c=comparison, rows=table_rows(comparison),
+                           cells=table_cells(comparison), tex=escape.latex)
 
 
 def render_comparison(comparison: Comparison, kind: str) -> str:

@@ -5,7 +5,7 @@ and run with every change, its p-value and significance; each run's best system 
 the best of the earlier runs; per system the items that regressed and improved; the
 changed items themselves (filterable, with their source, exportable as CSV); the notes
 (the systems not compared among them, named) and the signature. Plus a slope chart of one
-row at a time.
+row at a time. Rows, cells, directions of change and change counts are `compare_render`'s.
 """
 
 from __future__ import annotations
@@ -14,7 +14,18 @@ import math
 from typing import TYPE_CHECKING, Any
 
 from .. import __version__
-from .common import AVERAGE_LABELS, percent
+from .common import percent
+from .compare_render import (
+    ARROWS,
+    CellKey,
+    CompareRow,
+    change_counts,
+    comparison_json,
+    direction,
+    points,
+    table_cells,
+    table_rows,
+)
 from .html_common import COMMON_JS, asset, environment, json_script
 from .plots import system_colour
 
@@ -36,24 +47,24 @@ def comparison_html(comparison: Comparison, title: str | None = None) -> str:
     Returns:
         The page as text.
     """
-    from .compare_render import comparison_json, records
-
     if title is None:
         title = (f"Year over year ({comparison.pair}): {' → '.join(comparison.runs)}, "
                  f"{len(comparison.systems)} systems on {comparison.items:,} items")
-    cells = {(str(r["level"]), str(r["category"]), str(r["system"]), str(r["run"])): r
-             for r in records(comparison.table)}
-    rows = _comparison_rows(comparison)
+    cells = table_cells(comparison)
+    rows = table_rows(comparison)
     plain = comparison_json(comparison)
     fields = comparison.signature.fields
     changes = comparison.changes
-    template = environment().get_template("compare.html.j2")
+    env = environment()
+    env.filters["direction"] = direction
+    env.filters["points"] = points
+    template = env.get_template("compare.html.j2")
     return template.render(
         title=title, c=comparison, rows=rows, cells=cells, best=plain["best"],
-        test=fields.get("test"), alpha=fields.get("alpha"),
+        test=fields.get("test"), alpha=fields.get("alpha"), arrows=ARROWS,
         signature=str(comparison.signature),
-        summary=_change_summary(comparison), chart=_slope_chart(comparison, rows, cells),
-        chart_default=next(r["key"] for r in rows if r["level"] == "micro"),
+        summary=change_counts(comparison), chart=_slope_chart(comparison, rows, cells),
+        chart_default=_key(next(i for i, r in enumerate(rows) if r.level == "micro")),
         has_source="source" in changes.columns,
         changes=json_script({"columns": list(CHANGE_COLUMNS),
                              "rows": [[r.get(k) for k in CHANGE_COLUMNS]
@@ -61,39 +72,20 @@ def comparison_html(comparison: Comparison, title: str | None = None) -> str:
         version=__version__, css=asset("report.css"), js=asset(*COMMON_JS, "compare.js"))
 
 
-def _comparison_rows(comparison: Comparison) -> list[dict[str, str]]:
-    table = comparison.table
-    categories = dict.fromkeys(table.loc[table["level"] == "category", "category"])
-    rows = [{"level": "category", "category": str(c), "label": str(c)} for c in categories]
-    rows += [{"level": level, "category": "", "label": label}
-             for level, label in AVERAGE_LABELS.items()
-             if level in set(table["level"])]
-    for index, row in enumerate(rows):
-        row["key"] = f"r{index}"
-    return rows
+def _key(index: int) -> str:
+    """The key of a table row's chart (the chart picker's value)."""
+    return f"r{index}"
 
 
-def _change_summary(comparison: Comparison) -> list[dict[str, Any]]:
-    changes = comparison.changes
-    summary = []
-    for (system, before, after), part in changes.groupby(["system", "from_run", "to_run"],
-                                                         sort=False):
-        counts = part["change"].value_counts()
-        summary.append({"system": system, "from": before, "to": after,
-                        "regressed": int(counts.get("regressed", 0)),
-                        "improved": int(counts.get("improved", 0))})
-    return summary
-
-
-def _slope_chart(comparison: Comparison, rows: list[dict[str, str]],
-                 cells: dict[tuple[str, str, str, str], dict[str, Any]]) -> dict[str, Any]:
+def _slope_chart(comparison: Comparison, rows: list[CompareRow],
+                 cells: dict[CellKey, dict[str, Any]]) -> dict[str, Any]:
     """Each system's accuracy per run, one chart per table row (the page shows one)."""
     left, right, top, bottom = 60, 520, 20, 300
     runs = comparison.runs
     step = (right - left) / max(len(runs) - 1, 1)
     charts = []
-    for row in rows:
-        values = [cells[(row["level"], row["category"], s, r)]["accuracy"]
+    for index, row in enumerate(rows):
+        values = [cells[(row.level, row.category, s, r)]["accuracy"]
                   for s in comparison.systems for r in runs]
         # The axis spans the tens around the values, with 2 points of room below.
         low = max(0, int(100 * min(values) - 2) // 10 * 10)
@@ -103,20 +95,18 @@ def _slope_chart(comparison: Comparison, rows: list[dict[str, str]],
             return round(bottom - (100 * accuracy - low) / (high - low) * (bottom - top), 1)
 
         lines = []
-        for index, system in enumerate(comparison.systems):
-            points = []
+        for number, system in enumerate(comparison.systems):
+            dots = []
             for position, run in enumerate(runs):
-                record = cells[(row["level"], row["category"], system, run)]
-                mark = ("up" if record.get("significant") and record["delta"] > 0 else
-                        "down" if record.get("significant") else "")
-                points.append({"x": round(left + step * position, 1),
-                               "y": y(record["accuracy"]), "mark": mark,
-                               "label": f"{system}, {run}: {percent(record['accuracy'])} %"
-                               + (f" ({100 * record['delta']:+.1f}, significant)" if mark
-                                  else "")})
-            lines.append({"system": system, "colour": system_colour(index), "points": points})
+                record = cells[(row.level, row.category, system, run)]
+                mark = direction(record)
+                dots.append({"x": round(left + step * position, 1),
+                             "y": y(record["accuracy"]), "mark": mark,
+                             "label": f"{system}, {run}: {percent(record['accuracy'])} %"
+                             + (f" ({points(record['delta'])}, significant)" if mark else "")})
+            lines.append({"system": system, "colour": system_colour(number), "points": dots})
         _dodge(lines, bottom)
-        charts.append({"key": row["key"], "label": row["label"], "lines": lines,
+        charts.append({"key": _key(index), "label": row.label, "lines": lines,
                        "ticks": [{"y": y(t / 100), "label": str(t)}
                                  for t in range(low, high + 1, 10)]})
     return {"width": right + 170, "height": bottom + 40, "left": left, "right": right,
