@@ -26,12 +26,14 @@ from .compare_render import (
     table_cells,
     table_rows,
 )
-from .html_common import COMMON_JS, asset, environment, json_script
+from .html_common import COMMON_JS, asset, environment, json_script, state_link
 from .plots import system_colour
 
 if TYPE_CHECKING:
     from ..compare import Comparison
 
+#: Id of the list of changed items: the target of its views' permalinks (as in compare.js).
+CHANGES_TARGET = "changes-list"
 #: Columns of the changed items in the page's JSON, in order.
 CHANGE_COLUMNS = ("system", "item", "category", "phenomenon", "from_run", "to_run", "change",
                   "source", "before", "after")
@@ -58,10 +60,12 @@ def comparison_html(comparison: Comparison, title: str | None = None) -> str:
     env = environment()
     env.filters["direction"] = direction
     env.filters["points"] = points
+    env.globals["state_link"] = state_link
     template = env.get_template("compare.html.j2")
     return template.render(
         title=title, c=comparison, rows=rows, cells=cells, best=plain["best"],
         test=fields.get("test"), alpha=fields.get("alpha"), arrows=ARROWS,
+        target=CHANGES_TARGET,
         signature=str(comparison.signature),
         summary=change_counts(comparison), chart=_slope_chart(comparison, rows, cells),
         chart_default=_key(next(i for i, r in enumerate(rows) if r.level == "micro")),
