@@ -113,9 +113,9 @@ def _pair_section(scores: Scores, evaluation: Evaluation, suite: Suite,
         "notes": [str(note) for note in scores.notes],
         "summary": _summary(scores, evaluation),
         "category_table": categories,
-        "categories": _category_rows(categories, target),
+        "categories": _linked_rows(categories, target),
         "phenomenon_table": phenomena,
-        "phenomena": _phenomenon_rows(phenomena, target),
+        "phenomena": _linked_rows(phenomena, target),
         "details": _has_details(categories, phenomena),
         "stats": json_script({"categories": _stats(scores, categories),
                               "phenomena": _stats(scores, phenomena)}),
@@ -165,23 +165,16 @@ def _summary(scores: Scores, evaluation: Evaluation) -> list[dict[str, Any]]:
 # Tables, heatmap and chart
 
 
-def _category_rows(table: PaperTable, target: str) -> list[TableRow]:
-    return [TableRow(row, row.label, None, state_link(target, category=row.label))
-            if row.kind == "category" else TableRow(row, None, None, None)
-            for row in table.rows]
-
-
-def _phenomenon_rows(table: PaperTable, target: str) -> list[TableRow]:
+def _linked_rows(table: PaperTable, target: str) -> list[TableRow]:
+    """A paper table's rows, category and phenomenon rows linked to their items by name."""
     rows = []
     for row in table.rows:
-        if row.kind == "category":
-            rows.append(TableRow(row, row.category, None,
-                                 state_link(target, category=row.category)))
-        elif row.kind == "phenomenon":
-            rows.append(TableRow(row, row.category, row.phenomenon, state_link(
-                target, category=row.category, phenomenon=row.phenomenon)))
-        else:
+        if row.kind == "average":
             rows.append(TableRow(row, None, None, None))
+            continue
+        phenomenon = row.phenomenon if row.kind == "phenomenon" else None
+        rows.append(TableRow(row, row.category, phenomenon,
+                             state_link(target, category=row.category, phenomenon=phenomenon)))
     return rows
 
 
