@@ -84,14 +84,9 @@ def html_report(scores: list[Scores], evaluation: Evaluation, suite: Suite,
         title = ("Test-suite report: " + ", ".join(
             f"{s['pair']} ({len(s['systems'])} systems, {s['item_count']:,} items)"
             for s in sections))
-    used = sorted({value for s in sections for value in s["heat_values"]})
-    heat_classes = [(value, accuracy_colour(value / 100),
-                     text_colour(accuracy_colour(value / 100))) for value in used]
-    legend = [{"value": t, "colour": accuracy_colour(t / 100),
-               "ink": text_colour(accuracy_colour(t / 100))} for t in LEGEND_TICKS]
     template = environment().get_template("report.html.j2")
-    return template.render(title=title, sections=sections, heat_classes=heat_classes,
-                           outcomes=OUTCOMES, stops=ACCURACY_STOPS, legend=legend,
+    return template.render(title=title, sections=sections, heat_classes=_heat_classes(sections),
+                           outcomes=OUTCOMES, stops=ACCURACY_STOPS, legend=LEGEND_TICKS,
                            version=__version__, css=asset("report.css"),
                            js=asset(*COMMON_JS, "drilldown.js", "report.js"))
 
@@ -102,7 +97,6 @@ def _pair_section(scores: Scores, evaluation: Evaluation, suite: Suite,
     data = drilldown_data(scores, evaluation, suite, cache)
     categories = category_table(scores)
     phenomena = phenomenon_table(scores)
-    heat_values: set[int] = set()
     return {
         "pair": scores.pair,
         "anchor": anchor(scores.pair),
@@ -119,8 +113,7 @@ def _pair_section(scores: Scores, evaluation: Evaluation, suite: Suite,
         "details": _has_details(categories, phenomena),
         "stats": json_script({"categories": _stats(scores, categories),
                               "phenomena": _stats(scores, phenomena)}),
-        "heatmap": _heatmap(scores, phenomena, heat_values),
-        "heat_values": heat_values,
+        "heatmap": _heatmap(scores, phenomena),
         "dotplot": _dotplot(scores, target),
         "data": json_script(data),
     }
@@ -156,7 +149,7 @@ def _summary(scores: Scores, evaluation: Evaluation) -> list[dict[str, Any]]:
         found = summary.get((scores.pair, system), {})
         counts = {o: found.get(o, 0) for o in OUTCOMES}
         total = sum(counts.values())
-        rows.append({"system": system, "counts": counts, "total": total,
+        rows.append({"system": system, "counts": counts,
                      "shares": {o: 100 * n / total if total else 0 for o, n in counts.items()}})
     return rows
 
@@ -220,7 +213,7 @@ def _stats(scores: Scores, table: PaperTable) -> list[list[Any]]:
     return stats
 
 
-def _heatmap(scores: Scores, phenomena: PaperTable, used: set[int]) -> list[dict[str, Any]]:
+def _heatmap(scores: Scores, phenomena: PaperTable) -> list[dict[str, Any]]:
     """Heatmap rows grouped by category; a cell is the accuracy in whole % (None: none).
 
     Each row keeps its category and phenomenon names (the links) and the index of its row
@@ -239,12 +232,19 @@ def _heatmap(scores: Scores, phenomena: PaperTable, used: set[int]) -> list[dict
             groups.append({"category": row.category, "rows": []})
         cells = [None if accuracy is None else round(100 * accuracy)
                  for accuracy in row.accuracies]
-        used.update(value for value in cells if value is not None)
         groups[-1]["rows"].append({"label": row.phenomenon, "count": row.items,
                                    "category": row.category,
                                    "stats": positions.get((row.category, row.phenomenon)),
                                    "cells": cells})
     return groups
+
+
+def _heat_classes(sections: list[dict[str, Any]]) -> list[tuple[int, str, str]]:
+    """The colours of each accuracy (whole %) the heatmaps show: value, background, text."""
+    used = {value for s in sections for group in s["heatmap"] for row in group["rows"]
+            for value in row["cells"] if value is not None}
+    return [(value, accuracy_colour(value / 100), text_colour(accuracy_colour(value / 100)))
+            for value in sorted(used)]
 
 
 def _dotplot(scores: Scores, target: str) -> dict[str, Any]:

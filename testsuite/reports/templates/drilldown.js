@@ -8,7 +8,6 @@
   "use strict";
   var TS = window.TS;
   var PAGE = 20;
-  var STATE_KEYS = ["category", "phenomenon", "system", "outcome", "scored", "q", "a", "b", "dir", "item", "group"];
 
   function expand(data) {
     var letters = {};
@@ -429,7 +428,6 @@
     };
 
     self.hash = function () { return TS.stateHash(target, self.state()); };
-    self.root = root;
     // Where a shown view scrolls to: the heading above the filters.
     self.heading = document.getElementById(target) || root;
     self.target = target;
@@ -485,5 +483,4 @@
   }
 
   TS.Drilldown = Drilldown;
-  TS.STATE_KEYS = STATE_KEYS;
 })();
