@@ -34,11 +34,6 @@
     return text;
   }
 
-  function statsTable(section, table) {
-    var stats = JSON.parse(section.querySelector("script.report-stats").textContent);
-    return stats[table.getAttribute("data-stats")];
-  }
-
   // Title of a cell made when it is first hovered or focused (thousands of title attributes
   // would weigh more than the data).
   function tooltips(table, stats, systems) {
@@ -143,13 +138,17 @@
     drilldown.onupdate = function (system) { highlight(section, system); };
     highlight(section, -1);
 
+    // The statistics of each table (its data-stats names them), parsed once.
+    var stats = JSON.parse(section.querySelector("script.report-stats").textContent);
+    function statsOf(table) { return stats[table.getAttribute("data-stats")]; }
+
     section.querySelectorAll("table.sortable").forEach(TS.sortable);
     section.querySelectorAll("table[data-stats]").forEach(function (table) {
-      tooltips(table, statsTable(section, table), systems);
+      tooltips(table, statsOf(table), systems);
     });
     section.querySelectorAll("input.show-details").forEach(function (box) {
       var table = document.getElementById(box.getAttribute("data-for"));
-      box.addEventListener("change", function () { details(table, statsTable(section, table), box.checked); });
+      box.addEventListener("change", function () { details(table, statsOf(table), box.checked); });
     });
 
     // Heatmap cells open their phenomenon and system (the scored items), by name.
