@@ -92,6 +92,33 @@
     }
   };
 
+  // Links to a view (#<target>?…) anywhere in the page: `open(target, state)` shows the
+  // view and returns true when it knows the target, and the page is not reloaded. A click
+  // asking for a new tab or window (a modifier key, another button) is left to the browser.
+  TS.onViewLink = function (open) {
+    document.addEventListener("click", function (event) {
+      var link = event.target.closest("a[href^='#']");
+      if (!link || event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0) return;
+      var parsed = TS.readState(link.getAttribute("href"));
+      if (parsed && open(parsed.target, parsed.state)) event.preventDefault();
+    });
+  };
+
+  // ---- "Show more": append the next `size` of `entries` after the `shown` ones, each
+  // drawn by `draw`, to `into`; `button` says how many are left (hidden when none are).
+  // Returns how many are shown now.
+  TS.showMore = function (entries, shown, size, draw, into, button) {
+    var fragment = document.createDocumentFragment();
+    var next = entries.slice(shown, shown + size);
+    next.forEach(function (entry) { fragment.appendChild(draw(entry)); });
+    into.appendChild(fragment);
+    shown += next.length;
+    var rest = entries.length - shown;
+    button.hidden = rest <= 0;
+    button.textContent = "show " + Math.min(size, rest) + " more (" + TS.number(rest) + " left)";
+    return shown;
+  };
+
   // ---- Sortable tables: a click on a column head's button sorts by that column, again
   // reverses. Rows keep their groups: a tbody, or a category row with the rows under it
   // (table.grouped); average rows stay last. Values: the cell's data-v, else its number.

@@ -129,14 +129,7 @@
   }
 
   function showMore() {
-    var fragment = document.createDocumentFragment();
-    var next = matches.slice(shown, shown + PAGE);
-    next.forEach(function (entry) { fragment.appendChild(row(entry)); });
-    body.appendChild(fragment);
-    shown += next.length;
-    var rest = matches.length - shown;
-    more.hidden = rest <= 0;
-    more.textContent = "show " + Math.min(PAGE, rest) + " more (" + TS.number(rest) + " left)";
+    shown = TS.showMore(matches, shown, PAGE, row, body, more);
     status.textContent = TS.number(matches.length) + " of " + TS.number(data.rows.length) + " changes" +
       (matches.length ? " (showing " + TS.number(shown) + ")" : "");
   }
@@ -216,15 +209,12 @@
   });
 
   // Links to a view of the list (the counts above it), Back/Forward and permalinks.
-  document.addEventListener("click", function (event) {
-    var link = event.target.closest("a[href^='#']");
-    if (!link || event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0) return;
-    var parsed = TS.readState(link.getAttribute("href"));
-    if (!parsed || parsed.target !== TARGET) return;
-    event.preventDefault();
-    apply(parsed.state);
+  TS.onViewLink(function (target, wanted) {
+    if (target !== TARGET) return false;
+    apply(wanted);
     TS.record(TS.stateHash(TARGET, state()), true);
     root.scrollIntoView();
+    return true;
   });
   window.addEventListener("popstate", function (event) {
     var parsed = TS.readState();

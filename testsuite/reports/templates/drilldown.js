@@ -290,14 +290,7 @@
 
     // Append the next page of cards (existing cards stay as they are).
     function showMore() {
-      var fragment = document.createDocumentFragment();
-      var next = matches.items.slice(shown, shown + PAGE);
-      next.forEach(function (match) { fragment.appendChild(card(match)); });
-      list.appendChild(fragment);
-      shown += next.length;
-      var rest = matches.items.length - shown;
-      more.hidden = rest <= 0;
-      more.textContent = "show " + Math.min(PAGE, rest) + " more (" + TS.number(rest) + " left)";
+      shown = TS.showMore(matches.items, shown, PAGE, card, list, more);
       writeStatus();
     }
 

@@ -173,14 +173,11 @@
     });
   }
 
-  // Links to a view (#<target>?…) anywhere in the page: apply them without a reload.
-  document.addEventListener("click", function (event) {
-    var link = event.target.closest("a[href^='#']");
-    if (!link || event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0) return;
-    var parsed = TS.readState(link.getAttribute("href"));
-    if (!parsed || !drilldowns[parsed.target]) return;
-    event.preventDefault();
-    drilldowns[parsed.target].show(parsed.state);
+  // Links to a view of a drill-down anywhere in the page: applied without a reload.
+  TS.onViewLink(function (target, state) {
+    if (!drilldowns[target]) return false;
+    drilldowns[target].show(state);
+    return true;
   });
 
   // Back and Forward (and an edited address): the address is the state.
