@@ -405,3 +405,23 @@ def test_an_output_the_preview_got_wrong_is_decided_the_other_way_first(modal: P
     drive(modal, scenario)
     decided = {output: verdict for _, output, verdict, _, _ in verdicts(modal)}
     assert decided == {wrong: "fail", **{o: "pass" for o in MODAL_OUTPUTS["A"][3:]}}
+
+
+def test_80_by_24_the_batch_dialog_shows_its_keys_and_its_preview(modal: Path) -> None:
+    app = TriageApp(TriageSession.load(options(modal)))
+
+    async def run() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("b")
+            screen = app.screen
+            for name in ("batch-title", "batch-input", "batch-summary", "batch-preview"):
+                region = screen.query_one(f"#{name}").region
+                assert region.height >= 1 and region.bottom <= 23, name
+            help_ = [label for label in screen.query(".dialog-help")
+                     if "ctrl+o" in str(label.render())]
+            assert help_ and help_[0].region.bottom <= 23
+            table = screen.query_one("#batch-preview", DataTable)
+            assert table.region.height >= 3  # the header and at least two outputs
+            assert not screen.query_one("#batch-error").display  # no empty error line
+
+    asyncio.run(run())

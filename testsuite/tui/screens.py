@@ -319,12 +319,13 @@ class BatchScreen(TypeAhead, ModalScreen[object]):
             if self.proposed:
                 yield Label(Text(f"proposed: {self.proposed.learned}", style="italic"),
                             classes="dialog-help")
+            # The keys before the preview: on a small screen the preview's end is cut, not them.
+            yield Label(Text("enter record · ctrl+p/ctrl+f pass/fail · ctrl+s item/phenomenon"
+                             "\n↑↓ then ctrl+o: that output the other way · escape cancel"),
+                        classes="dialog-help")
             yield Static("", id="batch-error", classes="error")
             yield Static("", id="batch-summary")
             yield _table("batch-preview", rows=True)
-            yield Label(Text("enter: record · ctrl+p pass · ctrl+f fail · ctrl+s item or "
-                             "phenomenon · ↑↓ ctrl+o: that output the other way · "
-                             "escape: cancel"), classes="dialog-help")
 
     def on_mount(self) -> None:
         """Preview every pending output of the item."""
@@ -345,6 +346,13 @@ class BatchScreen(TypeAhead, ModalScreen[object]):
         """Switch between the item and its phenomenon."""
         self.scope = "phenomenon" if self.scope == "item" else "item"
         self.update_preview()
+
+    def show_error(self, text: str | None) -> None:
+        """Show why the batch cannot be recorded; no line at all when it can (a line more
+        for the preview on a small screen)."""
+        error = self.query_one("#batch-error", Static)
+        error.update(Text(text or ""))
+        error.display = text is not None
 
     def action_row(self, step: int) -> None:
         """Move the preview's cursor."""
@@ -369,7 +377,7 @@ class BatchScreen(TypeAhead, ModalScreen[object]):
         try:
             self.session.decide(other, entry)
         except TestsuiteError as exc:
-            self.query_one("#batch-error", Static).update(Text(str(exc)))
+            self.show_error(str(exc))
             return
         self.notify(f"{item}: {decided.output!r} decided {other}", timeout=4, markup=False)
         self.update_preview()
@@ -382,7 +390,7 @@ class BatchScreen(TypeAhead, ModalScreen[object]):
         assert entry is not None
         where = f"item {entry.item}" if self.scope == "item" else \
             f"phenomenon {entry.phenomenon}" + (
-                f" whose source matches {self.source}" if self.source else "")
+                f" (items whose source matches {self.source})" if self.source else "")
         self.query_one("#batch-title", Label).update(Text.assemble(
             "Batch: ", (self.verdict, f"bold {OUTCOME_STYLES[self.verdict]}"),
             f" every pending output of {where} that matches"))
@@ -395,10 +403,11 @@ class BatchScreen(TypeAhead, ModalScreen[object]):
                 source=self.source if self.scope == "phenomenon" else "")
         except TestsuiteError as exc:
             self.chosen, self.error = None, str(exc)
-            self.query_one("#batch-error", Static).update(Text(self.error))
+            self.show_error(self.error)
+            self.query_one("#batch-summary", Static).update("")
             return
         self.error = None
-        self.query_one("#batch-error", Static).update("")
+        self.show_error(None)
         count = len(self.chosen.decides)
         self.query_one("#batch-summary", Static).update(Text(
             f"{count} output{'s' if count != 1 else ''} ({self.chosen.outcomes} outcomes) "
@@ -420,7 +429,7 @@ class BatchScreen(TypeAhead, ModalScreen[object]):
         try:
             done = self.session.apply_batch(self.chosen)
         except TestsuiteError as exc:
-            self.query_one("#batch-error", Static).update(Text(str(exc)))
+            self.show_error(str(exc))
             self.reopen()
             return
         self.close(done)
