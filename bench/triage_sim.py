@@ -54,6 +54,7 @@ from testsuite.matching import CompiledRule, RegexCache  # noqa: E402
 from testsuite.model import Rule, Suite, Verdict, standing_verdicts  # noqa: E402
 from testsuite.verdicts.batch import (  # noqa: E402
     Batch,  # noqa: E402
+    BatchKey,
     phrase_batches,
     shape_batches,
     shape_words,
@@ -150,7 +151,7 @@ FIX_SHARE = 0.5
 def offer_shapes(result: Result, pair: str, phenomenon: str, later: Sequence[str],
                  items: dict[str, dict[str, tuple[list[str], str]]],
                  finished: dict[str, tuple[list[str], list[str]]],
-                 by_shape: dict[str, dict[str, str]], rejected: set[tuple[str, str, str]],
+                 by_shape: dict[str, dict[str, str]], rejected: set[BatchKey],
                  kept: frozenset[str], sources: dict[str, str]) -> None:
     """Before the next item of a phenomenon: offer the batches learned from the shapes of the
     outputs of its finished items (`shape_batches`) over its items still to do, until none is
@@ -207,7 +208,7 @@ def simulate(mode: str, pair: str, items: dict[str, dict[str, tuple[list[str], s
     # Per phenomenon: item → (passes, fails) once finished; outputs decided by shape batches.
     finished: dict[str, dict[str, tuple[list[str], list[str]]]] = {}
     by_shape: dict[str, dict[str, str]] = {}
-    rejected_shapes: set[tuple[str, str, str]] = set()
+    rejected_shapes: set[BatchKey] = set()
     by_phenomenon: dict[str, list[str]] = {}
     for item_id in items:
         by_phenomenon.setdefault(phenomena[item_id], []).append(item_id)
@@ -221,7 +222,7 @@ def simulate(mode: str, pair: str, items: dict[str, dict[str, tuple[list[str], s
                 phenomenon, {}), by_shape, rejected_shapes, kept[phenomenon], sources)
         learned = shared_phrases(judged.get(phenomenon, [])) \
             if mode in ("batches", "phenomena") else {}
-        rejected_batches: set[tuple[str, str, str]] = set()
+        rejected_batches: set[BatchKey] = set()
         oracle = {o: outcome for o, (_, outcome) in outputs.items()
                   if outcome in ("pass", "fail")}
         if not oracle:

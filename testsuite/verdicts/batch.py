@@ -34,6 +34,10 @@ from .suggest import Decided, contains, escape, phrase_pattern, phrases
 MIN_ITEMS = 1
 
 
+#: What identifies a batch proposal: scope, pattern, source pattern, verdict.
+BatchKey = tuple[str, str, str, str]
+
+
 @dataclass(frozen=True)
 class Batch:
     """One verdict on many pending outputs.
@@ -57,11 +61,9 @@ class Batch:
     source: str = ""
 
     @property
-    def key(self) -> tuple[str, str, str]:
+    def key(self) -> BatchKey:
         """What identifies a proposal (to not propose a rejected one again)."""
-        if self.source:
-            return (self.scope, f"{self.pattern} {self.source}", self.verdict)
-        return (self.scope, self.pattern, self.verdict)
+        return (self.scope, self.pattern, self.source, self.verdict)
 
     @property
     def outcomes(self) -> int:
@@ -206,7 +208,7 @@ def without(phrase: str) -> str:
 def phrase_batches(pair: str, item: str, phenomenon: str, pending: Mapping[str, Sequence[str]],
                    decided: Mapping[str, str],
                    learned: Mapping[str, list[tuple[str, int]]],
-                   rejected: Iterable[tuple[str, str, str]] = (), limit: int = 1
+                   rejected: Iterable[BatchKey] = (), limit: int = 1
                    ) -> list[Batch]:
     """Batches for one item from phrases learned on its phenomenon (`shared_phrases`).
 
@@ -306,7 +308,7 @@ def shape_batches(pair: str, phenomenon: str,
                   judged: Mapping[str, tuple[Sequence[str], Sequence[str]]],
                   pending: Mapping[str, Mapping[str, Sequence[str]]],
                   sources: Mapping[str, str],
-                  rejected: Iterable[tuple[str, str, str]] = (),
+                  rejected: Iterable[BatchKey] = (),
                   kept: frozenset[str] | None = None) -> list[Batch]:
     """Batches over every item of a phenomenon: "pass each pending output shaped like
     ``^\\w+ will have to \\w+\\.$`` (of the items whose source has *müssen*)", learned from
@@ -403,7 +405,7 @@ def learned_across(pair: str, phenomenon: str, rows: Iterable[Row], suite: Suite
         suite: The suite (the items' phenomena and sources).
         pending: The pending outputs (`queue.pending_warnings`) a batch may decide.
     """
-    judged: dict[str, tuple[list[str], list[str]]] = {}
+    outcomes: dict[str, dict[str, str]] = {}  # item → distinct output → pass or fail
     sources: dict[str, str] = {}
     for row_pair, item_id, _, output, outcome, _ in rows:
         item = suite.items.get((row_pair, item_id))
@@ -411,8 +413,10 @@ def learned_across(pair: str, phenomenon: str, rows: Iterable[Row], suite: Suite
             continue
         sources[item_id] = item.source
         if outcome in ("pass", "fail"):
-            passed, failed = judged.setdefault(item_id, ([], []))
-            (passed if outcome == "pass" else failed).append(output.strip())
+            outcomes.setdefault(item_id, {})[output.strip()] = outcome
+    judged = {item_id: ([o for o, v in decided.items() if v == "pass"],
+                        [o for o, v in decided.items() if v == "fail"])
+              for item_id, decided in outcomes.items()}
     open_: dict[str, dict[str, Sequence[str]]] = {}
     for entry in pending:
         if entry.pair == pair and entry.phenomenon == phenomenon:
