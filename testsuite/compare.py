@@ -33,7 +33,8 @@ import numpy as np
 
 from . import __version__
 from .errors import TestsuiteError
-from .scoring.matrix import OutcomeMatrix, pick
+from .names import pick
+from .scoring.matrix import OutcomeMatrix
 from .scoring.scores import MacroTest, Significance, Test
 from .scoring.signature import Signature
 from .stats import (

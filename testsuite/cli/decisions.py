@@ -102,10 +102,10 @@ def verdict(
         from ..names import pick
 
         [name] = pick([s.system for s in systems], [system], "system")
-        match = [s for s in systems if s.system == name]
-        if item not in match[0].outputs:
-            raise TestsuiteError(f"{match[0].system} has no output for item {item!r}")
-        output = match[0].outputs[item]
+        chosen_system = next(s for s in systems if s.system == name)
+        if item not in chosen_system.outputs:
+            raise TestsuiteError(f"{name} has no output for item {item!r}")
+        output = chosen_system.outputs[item]
     assert output is not None
     impact = check_verdict(loaded, chosen, item, output, decision, annotator=annotator,
                            note=note, systems=systems, force=force, settle=settle,

@@ -5,9 +5,10 @@ this package: `OutcomeMatrix` holds the outcomes and owns name filters, the fair
 and grouping; `score` turns it into `Scores`; `Signature` says how.
 """
 
+from ..names import pick
 from ..stats import MACRO_TESTS, TESTS
 from .items import item_analysis
-from .matrix import OutcomeMatrix, pick
+from .matrix import OutcomeMatrix
 from .scores import (
     LEVELS,
     Coverage,
