@@ -20,9 +20,9 @@ from .compare_render import (
     CellKey,
     CompareRow,
     change_counts,
-    comparison_json,
     direction,
     points,
+    records,
     table_cells,
     table_rows,
 )
@@ -54,7 +54,6 @@ def comparison_html(comparison: Comparison, title: str | None = None) -> str:
                  f"{len(comparison.systems)} systems on {comparison.items:,} items")
     cells = table_cells(comparison)
     rows = table_rows(comparison)
-    plain = comparison_json(comparison)
     fields = comparison.signature.fields
     changes = comparison.changes
     env = environment()
@@ -63,7 +62,7 @@ def comparison_html(comparison: Comparison, title: str | None = None) -> str:
     env.globals["state_link"] = state_link
     template = env.get_template("compare.html.j2")
     return template.render(
-        title=title, c=comparison, rows=rows, cells=cells, best=plain["best"],
+        title=title, c=comparison, rows=rows, cells=cells, best=records(comparison.best),
         test=fields.get("test"), alpha=fields.get("alpha"), arrows=ARROWS,
         target=CHANGES_TARGET,
         signature=str(comparison.signature),
@@ -72,7 +71,7 @@ def comparison_html(comparison: Comparison, title: str | None = None) -> str:
         has_source="source" in changes.columns,
         changes=json_script({"columns": list(CHANGE_COLUMNS),
                              "rows": [[r.get(k) for k in CHANGE_COLUMNS]
-                                      for r in plain["changes"]]}),
+                                      for r in records(changes)]}),
         version=__version__, css=asset("report.css"), js=asset(*COMMON_JS, "compare.js"))
 
 
