@@ -167,6 +167,8 @@ def test_batches_learned_across_a_phenomenon_from_the_command_line(modal: Path) 
                                  "--pattern", found[1]["pattern"], "--verdict", "fail", *base])
     assert "decided 3 outputs (3 outcomes) of phenomenon Modal pluperfect fail" in result.output
     for wrong, message in ((["--learned"], "--learned needs --phenomenon"),
+                           (["--phenomenon", "Modal pluperfect", "--learned", "--source-has",
+                             "("], "leave out --source-has"),
                            (["--phenomenon", "Modal pluperfect"], "--verdict is needed")):
         result = runner.invoke(app, ["batch", outputs, *wrong, *base])
         assert result.exit_code == 1 and message in result.output, result.output

@@ -193,6 +193,13 @@ def batch(
     if learned and phenomenon is None:
         raise TestsuiteError("--learned needs --phenomenon: batches are learned across the "
                              "items of one phenomenon")
+    if learned:
+        given = [name for name, value in (("--verdict", decision), ("--item", item),
+                                          ("--pattern", pattern), ("--source-has", source_has))
+                 if value]
+        if given:
+            raise TestsuiteError(f"--learned only lists the learned batches: leave out "
+                                 f"{', '.join(given)} (record one without --learned)")
     if not learned and decision is None:
         raise TestsuiteError("--verdict is needed: pass or fail")
     loaded, evaluation = _evaluate(inputs, True)
