@@ -152,6 +152,16 @@ def test_lint_exit_status(project):
     assert f"{rules}:3 (item idiom-01): negative_regex does not compile" in result.output
 
 
+def test_lint_coverage_lists_rules_short_of_examples(project):
+    assert invoke("lint", project, "--coverage", "--min-examples", "0").exit_code == 0
+    result = invoke("lint", project, "--coverage")
+    assert result.exit_code == 1
+    assert "3 rules with fewer than 2 examples of a kind" in result.output
+    rules = project / "rules" / "mwe.yaml"
+    assert (f"short: {rules}:3: idiom-01: pass 0/2, fail 0/2, reworded 0/2, near_miss 0/2"
+            in result.output)
+
+
 def test_broken_suite_stops_evaluate_with_file_and_line(project, tmp_path):
     suite = project / "suites" / "mwe.yaml"
     suite.write_text(suite.read_text().replace("  - id: idiom-02\n", "  - id: idiom-01\n"))

@@ -265,3 +265,28 @@ def test_pruning_parsed_suites_leaves_the_stored_suite_hashes_alone(tmp_path, mo
     assert digest in stored
     assert loader._from_cache(first.key) is not None  # both parsed suites are still there
     assert loader._from_cache(second.key) is not None
+
+
+def test_reworded_and_near_miss_examples_are_checked_and_counted(tmp_path):
+    write(tmp_path, "suites/de-en/ce.yaml", GOOD_SUITE)
+    write(tmp_path, "rules/de-en/ce.yaml", GOOD_RULES.replace(
+        "          fail: [Lena ordered a soup and her brother.]",
+        "          fail: [Lena ordered a soup and her brother.]\n"
+        "          reworded: [Lena had a soup and her brother a salad., "
+        "'Lena ordered soup, her brother got a salad.']\n"
+        "          near_miss: [Lena ordered a soup and her brother a salad too.]"))
+    result = lint([tmp_path])
+    # "got a salad" is a correct rewording the regex does not know; the near miss passes.
+    assert [p.message for p in result.problems] == [
+        "example labelled reworded (must pass) is judged warning (no-match): "
+        "'Lena ordered soup, her brother got a salad.'",
+        "example labelled near_miss (must fail) is judged pass (positive-regex): "
+        "'Lena ordered a soup and her brother a salad too.'"]
+    from testsuite.loader import example_coverage
+
+    (row,) = example_coverage(result.suite, minimum=2)
+    assert (row.phenomenon, row.items) == ("Gapping", 2)
+    assert row.counts == {"pass": 1, "fail": 1, "reworded": 2, "near_miss": 1}
+    assert [(item.id, lacking) for item, _, lacking in row.short] == [
+        ("00123", {"pass": 1, "fail": 1, "near_miss": 1}),
+        ("gapping-02", {"pass": 0, "fail": 0, "reworded": 0, "near_miss": 0})]

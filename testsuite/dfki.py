@@ -17,7 +17,7 @@ from typing import Any
 
 from .errors import Problem, TestsuiteError, describe
 from .files import join, read_json, write_text
-from .model import Item, Rule, Suite, pair_code
+from .model import EXAMPLE_KINDS, Item, Rule, Suite, pair_code
 from .verdicts.store import entry_of
 from .yamlio import dump_yaml
 
@@ -166,9 +166,9 @@ def _rule_document(rule: Rule) -> dict[str, Any]:
     for key in ("positive_tokens", "negative_tokens"):
         if getattr(rule, key):
             document[key] = list(getattr(rule, key))
-    if rule.examples_pass or rule.examples_fail:
-        document["examples"] = {"pass": list(rule.examples_pass),
-                                "fail": list(rule.examples_fail)}
+    examples = {kind: list(getattr(rule, f"examples_{kind}")) for kind in EXAMPLE_KINDS}
+    if any(examples.values()):
+        document["examples"] = {kind: texts for kind, texts in examples.items() if texts}
     if rule.verdicts:
         document["verdicts"] = [entry_of(v) for v in rule.verdicts]
     return document

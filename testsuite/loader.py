@@ -19,7 +19,7 @@ from .cache import CACHE_VERSION, prune, read_json, write_json
 from .errors import Problem, TestsuiteError
 from .files import read_bytes
 from .matching import CompiledRule, RegexCache
-from .model import VERDICTS, Item, Rule, Suite, Verdict, pair_code
+from .model import EXAMPLE_KINDS, VERDICTS, Item, Rule, Suite, Verdict, pair_code
 from .normalise import Profile
 from .outputs.advice import dfki_json
 from .templates import Expansion, expand
@@ -220,8 +220,8 @@ class _Reader:
                 written.positive_tokens or rule.positive_tokens,
                 written.negative_tokens or rule.negative_tokens,
                 written.verdicts,
-                rule.examples_pass + written.examples_pass,
-                rule.examples_fail + written.examples_fail,
+                *(getattr(rule, f"examples_{kind}") + getattr(written, f"examples_{kind}")
+                  for kind in EXAMPLE_KINDS),
                 written.file, written.line)
 
     def read_rules(self, data: dict[str, Any], file: Path) -> None:
@@ -258,11 +258,11 @@ class _Reader:
             regexes[key] = self.text(entry, key, file, item_id) or ""
         examples = entry.get("examples") or {}
         if not isinstance(examples, dict):
-            self.problem("'examples' must be a mapping with 'pass' and 'fail' lists", file,
-                         entry, item_id)
+            self.problem("'examples' must be a mapping with 'pass', 'fail', 'reworded' and "
+                         "'near_miss' lists", file, entry, item_id)
             examples = {}
         else:
-            self.unknown_keys(examples, {"pass", "fail"}, file, "examples", item_id)
+            self.unknown_keys(examples, set(EXAMPLE_KINDS), file, "examples", item_id)
         verdicts = []
         raw_verdicts = entry.get("verdicts") or []
         if not isinstance(raw_verdicts, list):
@@ -279,8 +279,8 @@ class _Reader:
             positive_tokens=self.texts(entry, "positive_tokens", file, item_id),
             negative_tokens=self.texts(entry, "negative_tokens", file, item_id),
             verdicts=tuple(verdicts),
-            examples_pass=self.texts(examples, "pass", file, item_id),
-            examples_fail=self.texts(examples, "fail", file, item_id),
+            **{f"examples_{kind}": self.texts(examples, kind, file, item_id)
+               for kind in EXAMPLE_KINDS},
             file=str(file),
             line=entry.get(LINE),
         )
@@ -386,7 +386,7 @@ def load(paths: Iterable[Path | str], *, cache: bool = True) -> LoadResult:
 
 
 #: Bumped whenever what the loader produces changes, so that old cache entries are not used.
-_CACHE_FORMAT = 1
+_CACHE_FORMAT = 2  # 2: rules carry reworded and near-miss examples
 #: Parsed files kept in the cache folder (the oldest half is removed beyond this).
 MAX_PARSED_FILES = 4000
 
@@ -521,20 +521,60 @@ def regex_problems(suite: Suite, cache: RegexCache) -> list[Problem]:
 
 def example_problems(suite: Suite, cache: RegexCache, normalise: Profile | None = None
                      ) -> list[Problem]:
-    """Rule regression cases: each example must get the outcome it is labelled with."""
+    """Rule regression cases: each example must get the outcome its kind asks for
+    (`EXAMPLE_KINDS`: pass and reworded must pass, fail and near_miss must fail)."""
     problems = []
     for rule in suite.rules.values():
         # The examples guard the patterns: a verdict on an example must not hide a pattern
         # that no longer judges it as labelled.
         compiled = CompiledRule(replace(rule, verdicts=()), cache, normalise=normalise)
-        for expected, examples in (("pass", rule.examples_pass), ("fail", rule.examples_fail)):
-            for example in examples:
-                got = compiled.judge(example)
-                if got.outcome != expected:
-                    problems.append(Problem(
-                        f"example labelled {expected} is judged {got.outcome} ({got.reason}): "
-                        f"{example!r}", rule.file, rule.line, rule.item))
+        for kind, expected, example in rule.examples():
+            got = compiled.judge(example)
+            if got.outcome != expected:
+                label = expected if kind == expected else f"{kind} (must {expected})"
+                problems.append(Problem(
+                    f"example labelled {label} is judged {got.outcome} ({got.reason}): "
+                    f"{example!r}", rule.file, rule.line, rule.item))
     return problems
+
+
+@dataclass
+class Coverage:
+    """How many examples of each kind the rules of one phenomenon carry.
+
+    Attributes:
+        pair, category, phenomenon: The row.
+        items: Items of the phenomenon.
+        counts: Examples per kind (`EXAMPLE_KINDS`) over all its rules.
+        short: Items whose rule carries fewer than the minimum of some kind, with the kinds
+            and how many it has of each.
+    """
+
+    pair: str
+    category: str
+    phenomenon: str
+    items: int
+    counts: dict[str, int]
+    short: list[tuple[Item, Rule | None, dict[str, int]]]
+
+
+def example_coverage(suite: Suite, minimum: int = 2) -> list[Coverage]:
+    """Examples per kind and phenomenon, and the rules carrying fewer than `minimum` of a
+    kind (``lint --coverage``), phenomena in suite order."""
+    rows: dict[tuple[str, str, str], Coverage] = {}
+    for item in suite:
+        key = (item.pair, item.category, item.phenomenon)
+        row = rows.setdefault(key, Coverage(*key, 0, dict.fromkeys(EXAMPLE_KINDS, 0), []))
+        rule = suite.rule_of(item)
+        have = {kind: len(getattr(rule, f"examples_{kind}")) if rule else 0
+                for kind in EXAMPLE_KINDS}
+        row.items += 1
+        for kind, n in have.items():
+            row.counts[kind] += n
+        lacking = {kind: n for kind, n in have.items() if n < minimum}
+        if lacking:
+            row.short.append((item, rule, lacking))
+    return list(rows.values())
 
 
 def folded_problems(suite: Suite, normalise: Profile) -> list[Problem]:

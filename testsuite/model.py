@@ -81,6 +81,11 @@ class Verdict:
     settles: bool = False
 
 
+#: The kinds of a rule's ``examples:`` and the outcome each must get (`lint` checks them;
+#: `lint --coverage` counts them).
+EXAMPLE_KINDS = {"pass": "pass", "fail": "fail", "reworded": "pass", "near_miss": "fail"}
+
+
 @dataclass(frozen=True, slots=True)
 class Rule:
     """How outputs of one item are judged.
@@ -93,8 +98,13 @@ class Rule:
             matched).
         negative_tokens: Substrings signalling an error (likewise).
         verdicts: Manual decisions on exact outputs.
-        examples_pass: Translations the rule must classify as ``pass`` (regression cases).
-        examples_fail: Translations the rule must classify as ``fail``.
+        examples_pass: Translations the rule must classify as ``pass`` (regression cases):
+            the main wording.
+        examples_fail: Translations the rule must classify as ``fail``: typical errors.
+        examples_reworded: Correct translations off the main path (another tense where it
+            is valid, word order, synonyms, spelling variants); they must ``pass``.
+        examples_near_miss: Errors that keep the expected words but break the construction
+            the item tests; they must ``fail``.
         file: File the rule was read from, if any.
         line: 1-based line of the rule in that file, if known.
     """
@@ -107,8 +117,17 @@ class Rule:
     verdicts: tuple[Verdict, ...] = ()
     examples_pass: tuple[str, ...] = ()
     examples_fail: tuple[str, ...] = ()
+    examples_reworded: tuple[str, ...] = ()
+    examples_near_miss: tuple[str, ...] = ()
     file: str | None = field(default=None, compare=False)
     line: int | None = field(default=None, compare=False)
+
+    def examples(self) -> Iterator[tuple[str, str, str]]:
+        """Every example as (kind, the outcome it must get, text), kinds in `EXAMPLE_KINDS`
+        order."""
+        for kind, expected in EXAMPLE_KINDS.items():
+            for text in getattr(self, f"examples_{kind}"):
+                yield kind, expected, text
 
     def verdict_for(self, output: str) -> str | None:
         """The verdict standing on exactly this output: ``pass``, ``fail``, `DISAGREEMENT`

@@ -44,7 +44,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import Problem
-from .model import Item, Rule
+from .model import EXAMPLE_KINDS, Item, Rule
 from .yamlio import LINE
 
 PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
@@ -148,7 +148,7 @@ def expand(raw: dict[str, Any], pair: str, category: str, file: Path) -> Expansi
         rule = Rule(item_id, fill(raw.get("positive_regex") or ""),
                     fill(raw.get("negative_regex") or ""),
                     fill_all(raw.get("positive_tokens")), fill_all(raw.get("negative_tokens")),
-                    (), fill_all(examples.get("pass")), fill_all(examples.get("fail")),
+                    (), *(fill_all(examples.get(kind)) for kind in EXAMPLE_KINDS),
                     str(file), line)
         if missing:
             problem(f"{item_id}: no value for {', '.join('{{' + m + '}}' for m in sorted(missing))}"

@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from ..model import Suite
 
 from ._common import (
     NormaliseOption,
@@ -27,8 +32,19 @@ def lint(
         help="Suite and rules files or folders. Default: the bundled suites.",
         show_default=False)] = None,
     normalise: NormaliseOption = None,
+    coverage: Annotated[bool, typer.Option(
+        "--coverage", help="Also count each phenomenon's examples by kind (pass, fail, "
+        "reworded, near_miss) and list the rules carrying fewer than --min-examples of a "
+        "kind; they count as problems.")] = False,
+    min_examples: Annotated[int, typer.Option(
+        "--min-examples", min=0, help="With --coverage: the examples of each kind a rule "
+        "should carry.")] = 2,
 ) -> None:
     """Check suites and rules: YAML, fields, ids, regexes, and each rule's own examples.
+
+    Examples come in four kinds: pass (the main wording) and reworded (correct wordings off
+    the main path) must pass; fail (typical errors) and near_miss (errors that keep the
+    expected words but break the construction) must fail.
 
     With --normalise, the examples are judged under that normalisation and rule parts it
     makes unmatchable are reported.
@@ -43,11 +59,44 @@ def lint(
         console.print(f"[red]{'error' if problem.fatal else 'problem'}:[/] "
                       f"{_escape(str(problem))}")
     suite = result.suite
+    short = _print_coverage(console, suite, min_examples) if coverage else 0
     summary = (f"{len(result.files)} files, {len(suite.items)} items, {len(suite.rules)} rules, "
                f"{len(result.problems)} problems")
-    console.print(("[green]ok:[/] " if not result.problems else "") + summary)
-    if result.problems:
+    if coverage:
+        summary += f", {short} rules with fewer than {min_examples} examples of a kind"
+    failed = bool(result.problems or short)
+    console.print(("[green]ok:[/] " if not failed else "") + summary)
+    if failed:
         raise typer.Exit(1)
+
+
+def _print_coverage(console: Console, suite: Suite, minimum: int) -> int:
+    """Print `lint --coverage`'s table and short rules; return how many rules are short."""
+    from rich.table import Table
+
+    from ..loader import example_coverage
+    from ..model import EXAMPLE_KINDS
+
+    rows = example_coverage(suite, minimum)
+    table = Table(title=f"Examples per phenomenon (at least {minimum} of each kind per rule)",
+                  title_justify="left")
+    table.add_column("pair", no_wrap=True)
+    table.add_column("phenomenon", overflow="fold")
+    table.add_column("items", justify="right")
+    for kind in EXAMPLE_KINDS:
+        table.add_column(kind, justify="right")
+    table.add_column("short", justify="right")
+    for row in rows:
+        table.add_row(row.pair, _escape(row.phenomenon), str(row.items),
+                      *(str(row.counts[kind]) for kind in EXAMPLE_KINDS),
+                      f"[red]{len(row.short)}[/]" if row.short else "0")
+    console.print(table)
+    for row in rows:
+        for item, rule, lacking in row.short:
+            where = f"{rule.file}:{rule.line}: " if rule and rule.file else ""
+            have = ", ".join(f"{kind} {n}/{minimum}" for kind, n in lacking.items())
+            console.print(f"[yellow]short:[/] {_escape(where)}{_escape(item.id)}: {have}")
+    return sum(len(row.short) for row in rows)
 
 @app.command(rich_help_panel="Suites and rules")
 @friendly
