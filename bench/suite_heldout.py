@@ -1,0 +1,153 @@
+"""How the bundled rules judge translations they were not written from.
+
+`bench/heldout/<set>/<pair>/*.tsv` hold translations of the bundled suites' sources, written
+by us from the sources alone, without reading the rules, and labelled by hand: a header line,
+then ``item<TAB>label<TAB>made<TAB>output`` where `label` is ``correct`` or ``wrong`` and
+`made` says how the translation was made (``strong``: as a strong MT system would;
+``literal``: word for word where that stays correct; ``paraphrase``: a correct rewording;
+``error``: a typical error on the phenomenon the item tests). Two sets: ``dev`` may be
+looked at to improve the rules; ``test`` is only measured, and is the figure the README
+reports.
+
+For each set and pair it counts, over the correct outputs, those judged fail (a wrong
+number) and warning (a person's time), and over the wrong outputs those judged pass (a
+wrong number) and warning, per way of making.
+
+Usage::
+
+    python bench/suite_heldout.py [--set test] [--list] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sys
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+HELDOUT = REPO / "bench" / "heldout"
+LABELS = {"correct", "wrong"}
+MADE = {"strong", "literal", "paraphrase", "error"}
+
+
+@dataclass(frozen=True)
+class Row:
+    """One labelled translation."""
+
+    file: str
+    line: int
+    pair: str
+    item: str
+    label: str
+    made: str
+    output: str
+
+
+def read_rows(folder: Path, pair: str) -> list[Row]:
+    """The labelled translations of one set and pair, checked as they are read."""
+    rows = []
+    for path in sorted((folder / pair).glob("*.tsv")):
+        with path.open(encoding="utf-8", newline="") as handle:
+            reader = csv.reader(handle, delimiter="\t", quoting=csv.QUOTE_NONE)
+            header = next(reader, None)
+            if header != ["item", "label", "made", "output"]:
+                sys.exit(f"{path}:1: the header must be item, label, made, output")
+            for number, fields in enumerate(reader, start=2):
+                if not fields:
+                    continue
+                if len(fields) != 4:
+                    sys.exit(f"{path}:{number}: {len(fields)} fields, not 4")
+                item, label, made, output = (f.strip() for f in fields)
+                if label not in LABELS or made not in MADE:
+                    sys.exit(f"{path}:{number}: label {label!r} or made {made!r} unknown")
+                rows.append(Row(str(path), number, pair, item, label, made,
+                                output))
+    return rows
+
+
+def judged(rows: list[Row], suite_paths: list[Path]) -> list[tuple[Row, str, str]]:
+    """Each row with its outcome and reason under the rules (verdicts included, as a user's
+    run would judge it)."""
+    from testsuite.loader import load_suite
+    from testsuite.matching import CompiledRule, RegexCache
+
+    suite = load_suite(suite_paths)
+    cache = RegexCache()
+    compiled: dict[tuple[str, str], CompiledRule] = {}
+    result = []
+    for row in rows:
+        key = (row.pair, row.item)
+        if key not in suite.items:
+            sys.exit(f"{row.file}:{row.line}: no {row.pair} item {row.item!r} in the suite")
+        if key not in compiled:
+            compiled[key] = CompiledRule(suite.rules.get(key), cache)
+        judgement = compiled[key].judge(row.output)
+        result.append((row, str(judgement.outcome), judgement.reason or ""))
+    return result
+
+
+def summary(results: list[tuple[Row, str, str]]) -> dict[str, object]:
+    """Counts per label and way of making, and the rates the README reports."""
+    counts: Counter[tuple[str, str, str]] = Counter(
+        (row.label, row.made, outcome) for row, outcome, _ in results)
+    correct = [o for r, o, _ in results if r.label == "correct"]
+    wrong = [o for r, o, _ in results if r.label == "wrong"]
+    return {
+        "items": len({r.item for r, _, _ in results}),
+        "correct": len(correct),
+        "correct_fail": correct.count("fail"),
+        "correct_warning": correct.count("warning"),
+        "correct_warning_rate": round(correct.count("warning") / len(correct), 4)
+        if correct else None,
+        "wrong": len(wrong),
+        "wrong_pass": wrong.count("pass"),
+        "wrong_warning": wrong.count("warning"),
+        "by_made": {f"{label}/{made}/{outcome}": n
+                    for (label, made, outcome), n in sorted(counts.items())},
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--set", choices=["dev", "test"], default="test")
+    parser.add_argument("--heldout", type=Path, default=HELDOUT,
+                        help="the folder holding dev/ and test/")
+    parser.add_argument("--pair", choices=["de-en", "en-de"], action="append")
+    parser.add_argument("--suite", type=Path, action="append",
+                        help="suite and rules folders (default: the bundled ones)")
+    parser.add_argument("--list", action="store_true",
+                        help="list every correct output not passed and wrong output passed")
+    parser.add_argument("--json", action="store_true", help="one JSON object per pair")
+    args = parser.parse_args()
+    suite_paths = args.suite or [REPO / "suites", REPO / "rules"]
+    for pair in args.pair or ["de-en", "en-de"]:
+        rows = read_rows(args.heldout / args.set, pair)
+        if not rows:
+            print(f"{args.set} {pair}: no held-out translations")
+            continue
+        results = judged(rows, suite_paths)
+        numbers = summary(results)
+        if args.json:
+            print(json.dumps({"set": args.set, "pair": pair, **numbers}, ensure_ascii=False))
+        else:
+            print(f"{args.set} {pair}: {numbers['items']} items; "
+                  f"{numbers['correct']} correct outputs: {numbers['correct_fail']} fail, "
+                  f"{numbers['correct_warning']} warning "
+                  f"({100 * float(numbers['correct_warning_rate'] or 0):.1f} %); "
+                  f"{numbers['wrong']} wrong outputs: {numbers['wrong_pass']} pass, "
+                  f"{numbers['wrong_warning']} warning")
+        if args.list:
+            for row, outcome, reason in results:
+                bad = (row.label == "correct" and outcome != "pass") or (
+                    row.label == "wrong" and outcome == "pass")
+                if bad:
+                    print(f"  {row.file}:{row.line} {row.item} {row.label}/{row.made} → "
+                          f"{outcome} ({reason}): {row.output}")
+
+
+if __name__ == "__main__":
+    main()
