@@ -220,6 +220,40 @@ def test_json_report(scores):
     assert document["options"]["macro"] == "published"
 
 
+def test_adjusted_p_and_monte_carlo_error_in_json_and_csv():
+    # Fields exist where the numbers do: p_adjusted with a correction (every row),
+    # p_mc_error with the bootstrap (macro rows); JSON leaves them out otherwise, CSV leaves
+    # the cell empty.
+    import csv
+    import io
+
+    evaluation, suite = make_evaluation(ITEMS, OUTCOME_TABLE), make_suite(ITEMS)
+    plain = json.loads(render([score(evaluation, suite)], "json"))
+    assert all("p_adjusted" not in e and "p_mc_error" not in e
+               for r in plain["rows"] for e in r["systems"].values())
+    options = ScoreOptions(macro_test="bootstrap", correction="holm", resamples=200)
+    scores = score(evaluation, suite, options=options)
+    document = json.loads(render([scores], "json"))
+    for row in document["rows"]:
+        for entry in row["systems"].values():
+            if entry["p_value"] is None:  # the best
+                assert entry["p_adjusted"] is None
+                continue
+            assert entry["p_adjusted"] >= entry["p_value"]
+            macro = row["level"].endswith("-macro")
+            assert ("p_mc_error" in entry) == macro
+            if macro:  # sqrt(p (1 − p) / B) of the p-value shown
+                p = entry["p_value"]
+                assert entry["p_mc_error"] == pytest.approx(math.sqrt(p * (1 - p) / 200))
+    lines = list(csv.DictReader(io.StringIO(render([scores], "csv"))))
+    macro = [line for line in lines if line["level"] == "category-macro"
+             and line["p_value"]]
+    assert macro and all(float(line["p_mc_error"]) > 0 and float(line["p_adjusted"]) >= 0
+                         for line in macro)
+    assert all(line["p_mc_error"] == "" for line in lines if line["level"] == "micro")
+    assert scores.signature.get("correction") == "holm-pairs"
+
+
 @pytest.mark.parametrize("kind", ["markdown", "latex"])
 def test_golden_reports(scores, kind):
     """Re-baseline only on purpose: TESTSUITE_REBASELINE=1 pytest tests/test_scores.py."""

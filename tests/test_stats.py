@@ -19,6 +19,8 @@ from hypothesis import strategies as st
 
 from testsuite.stats import (
     Correction,
+    adjusted_pvalues,
+    best_against,
     bootstrap_pvalues,
     clusters,
     correct,
@@ -33,6 +35,9 @@ from testsuite.stats import (
     wilson_interval,
     ztest_pvalues,
 )
+
+from .reference import decisions, family
+from .reference import mcnemar as reference_mcnemar
 
 CORRECTIONS: list[Correction | None] = [None, "holm", "bonferroni", "fdr_bh"]
 PROPERTY_SETTINGS = settings(max_examples=40, deadline=None)
@@ -402,6 +407,62 @@ def test_first_cluster_mcnemar() -> None:
     scores = passed.mean(axis=0)
     assert list(first_cluster(scores, p)) == [True, True, False]
     assert list(clusters(scores, p)) == [1, 1, 2]
+
+
+def polar_question() -> npt.NDArray[np.bool_]:
+    """WMT21 de-en "Polar question" (6 items): 16 systems pass all, one passes 5, one none."""
+    passed = np.ones((6, 18), dtype=bool)
+    passed[:, 16] = False
+    passed[0, 17] = False
+    return passed
+
+
+@pytest.mark.parametrize("correction", ["holm", "bonferroni"])
+def test_tied_best_systems_are_one_comparison_in_the_family(correction: Correction) -> None:
+    # The 16 systems at 6/6 have identical outcomes: their tests against the 0/6 system are
+    # one test (p = 1/64), so the family is {top–5/6, top–0/6, 5/6–0/6}: m = 3, and
+    # 3/64 < 0.05 leaves the 0/6 system out (Holm and Bonferroni alike: 3 × 1/64). Counted 16
+    # times (as the best-against-other family did) it stayed in, with adjusted p 0.5.
+    passed = polar_question()
+    scores = passed.mean(axis=0)
+    p = mcnemar_pvalues(passed)
+    first = first_cluster(scores, p, correction=correction)
+    assert not first[16] and first[17] and first[:16].all()
+    adjusted = best_against(scores, adjusted_pvalues(scores, p, correction))
+    assert adjusted[16] == pytest.approx(3 / 64)
+    reference = family(list(scores), reference_mcnemar(passed), correction)
+    assert adjusted[16] == pytest.approx(max(reference[b, 16] for b in range(16)))
+    best, _ = rank_ranges(scores, p, correction=correction)
+    assert best[16] == 17 and (best[:16] == 1).all()
+
+
+@PROPERTY_SETTINGS
+@given(st.integers(1, 25).flatmap(lambda k: st.lists(
+    st.lists(st.booleans(), min_size=k, max_size=k), min_size=2, max_size=7)),
+    st.sampled_from(["holm", "bonferroni", "fdr_bh"]), st.sampled_from([0.05, 0.25]))
+def test_one_family_for_every_decision(columns: list[list[bool]], correction: Correction,
+                                       alpha: float) -> None:
+    # The adjusted p-values equal statsmodels' multipletests over the family written out in
+    # tests/reference.py; the first cluster, its deciding p-value and the rank ranges all
+    # follow from them, so a system is out of the first cluster exactly when its adjusted
+    # p-value is below α, and then its best rank is not 1.
+    passed = np.array(columns, dtype=bool).T
+    scores = passed.mean(axis=0)
+    p = mcnemar_pvalues(passed)
+    expected = family(list(scores), reference_mcnemar(passed), correction)
+    adjusted = adjusted_pvalues(scores, p, correction)
+    assert adjusted == pytest.approx(expected, abs=1e-12)
+    first = first_cluster(scores, p, alpha=alpha, correction=correction)
+    best, _ = rank_ranges(scores, p, alpha=alpha, correction=correction)
+    ref_first, ref_rank, ref_deciding = decisions(list(scores), expected, alpha)
+    assert list(first) == ref_first
+    assert list(best) == ref_rank
+    deciding = best_against(scores, adjusted)
+    assert np.allclose(deciding, ref_deciding, equal_nan=True, atol=1e-12)
+    for system in range(len(columns)):
+        assert first[system] == (not deciding[system] < alpha)
+        if not first[system]:
+            assert best[system] > 1
 
 
 def test_validation() -> None:

@@ -183,10 +183,10 @@ def _stats(scores: Scores, table: PaperTable) -> list[list[Any]]:
     """Per table row: items, located items, and per system the cell's statistics.
 
     A cell is ``[accuracy, first, passes, lower, upper, ci_low, ci_high, p_value,
-    rank_best, rank_worst]``, None where the scores do not have a value (passes: macro
-    rows, which are not a count); trailing Nones are left out (the page reads a missing
-    entry as None). A dropped row has no cells. For tooltips and the optional statistics
-    in the cells.
+    rank_best, rank_worst, p_adjusted, p_mc_error]``, None where the scores do not have a
+    value (passes: macro rows, which are not a count); trailing Nones are left out (the
+    page reads a missing entry as None). A dropped row has no cells. For tooltips and the
+    optional statistics in the cells.
     """
     levels = {label: level for level, label in AVERAGE_LABELS.items()}
     stats: list[list[Any]] = []
@@ -205,7 +205,8 @@ def _stats(scores: Scores, table: PaperTable) -> list[list[Any]]:
             entry = [number(cell.accuracy, 6), 1 if cell.bold else 0,
                      int(found.passes[index]) if proportion else None,
                      number(cell.lower, 6), number(cell.upper, 6), number(cell.ci_low, 6),
-                     number(cell.ci_high, 6), number(cell.p_value, 6), ranks[0], ranks[1]]
+                     number(cell.ci_high, 6), number(cell.p_value, 6), ranks[0], ranks[1],
+                     number(cell.p_adjusted, 6), number(cell.p_mc_error, 6)]
             while entry and entry[-1] is None:
                 entry.pop()
             cells.append(entry)

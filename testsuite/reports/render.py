@@ -96,8 +96,9 @@ def scores_json(scores: Scores) -> dict[str, Any]:
 
 
 CSV_COLUMNS = ("pair", "level", "category", "phenomenon", "system", "passes", "items",
-               "located", "accuracy", "first_cluster", "p_value", "lower", "upper", "ci_low",
-               "ci_high", "cluster", "rank_best", "rank_worst", "signature")
+               "located", "accuracy", "first_cluster", "p_value", "p_adjusted", "p_mc_error",
+               "lower", "upper", "ci_low", "ci_high", "cluster", "rank_best", "rank_worst",
+               "signature")
 
 
 def scores_csv(scores_list: list[Scores]) -> str:
@@ -116,8 +117,9 @@ def scores_csv(scores_list: list[Scores]) -> str:
                     scores.pair, row["level"], row["category"] or "", row["phenomenon"] or "",
                     system, entry["passes"], row["items"], row["located"],
                     repr(entry["accuracy"]), entry["first_cluster"],
-                    *("" if entry[k] is None else repr(entry[k])
-                      for k in ("p_value", "lower", "upper", "ci_low", "ci_high")),
+                    *("" if entry.get(k) is None else repr(entry[k])
+                      for k in ("p_value", "p_adjusted", "p_mc_error", "lower", "upper",
+                                "ci_low", "ci_high")),
                     *(entry.get(k, "") for k in ("cluster", "rank_best", "rank_worst")),
                     document["signature"]])
     return buffer.getvalue()

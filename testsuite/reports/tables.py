@@ -31,6 +31,9 @@ class Cell:
         lower, upper: Bounds while warnings are open.
         ci_low, ci_high: 95 % confidence interval.
         p_value: One-tailed p-value of the best system against this one (None for the best).
+        p_adjusted: The same, adjusted for the correction in effect (None without one): the
+            p-value that decides the first cluster.
+        p_mc_error: Monte Carlo standard error of `p_value` (bootstrap rows only).
         cluster: Full cluster number, if computed.
         ranks: (best, worst) rank, if computed.
     """
@@ -44,6 +47,8 @@ class Cell:
     p_value: float | None = None
     cluster: int | None = None
     ranks: tuple[int, int] | None = None
+    p_adjusted: float | None = None
+    p_mc_error: float | None = None
 
 
 @dataclass(frozen=True)
@@ -94,7 +99,9 @@ def _row(scores: Scores, row: ScoreRow, label: str, kind: RowKind) -> Row:
         float(row.accuracy[i]), bool(row.first_cluster[i]), finite(row.lower[i]),
         finite(row.upper[i]), finite(row.ci_low[i]), finite(row.ci_high[i]),
         finite(row.p_value[i]), None if row.cluster is None else int(row.cluster[i]),
-        None if ranks[0] is None or ranks[1] is None else (int(ranks[0][i]), int(ranks[1][i])))
+        None if ranks[0] is None or ranks[1] is None else (int(ranks[0][i]), int(ranks[1][i])),
+        None if row.p_adjusted is None else finite(row.p_adjusted[i]),
+        None if row.p_mc_error is None else finite(row.p_mc_error[i]))
         for i in range(len(scores.systems)))
     return Row(label, kind, row.items, cells, float(row.accuracy.mean()), row.category,
                row.phenomenon, row.located)

@@ -49,6 +49,8 @@ from ..stats import (
     MACRO_TESTS,
     TESTS,
     Correction,
+    adjusted_pvalues,
+    best_against,
     clusters,
     first_cluster,
     macro_average,
@@ -73,6 +75,13 @@ LEVELS = ("phenomenon", "category", "micro", "category-macro", "phenomenon-macro
 MACRO_LEVELS = {"category-macro": "category", "phenomenon-macro": "phenomenon"}
 Test = Literal["ztest", "paired"]
 MacroTest = Literal["published", "stratified", "bootstrap"]
+#: Names in the signature of methods whose definition changed since the first release: a
+#: signature names what computed its numbers, so an old number is never taken for a new one.
+SIGNATURE_NAMES: dict[str, str] = {}
+#: Suffix of a correction's name in the signature: the family is every pair of systems with
+#: different scores (`stats.adjusted_pvalues`; the first cluster used the best-against-other
+#: comparisons only).
+FAMILY = "pairs"
 
 
 class Significance:
@@ -118,8 +127,10 @@ class Significance:
         the normalisation matched under (`norm`, None: none), alpha, the multiple-comparison
         `correction` (None: the part is left out) and the bootstrap's resamples and seed
         (when it is used)."""
-        return (("test", self.test), ("macro", self.macro), ("norm", normalise),
-                ("alpha", f"{self.alpha:g}"), ("correction", correction),
+        if correction not in (None, "none"):
+            correction = f"{correction}-{FAMILY}"
+        return (("test", self.test), ("macro", SIGNATURE_NAMES.get(self.macro, self.macro)),
+                ("norm", normalise), ("alpha", f"{self.alpha:g}"), ("correction", correction),
                 ("bootstrap", f"{self.resamples}@{self.seed}"
                  if self.macro == "bootstrap" else None))
 
@@ -252,7 +263,13 @@ class ScoreRow:
         accuracy: Accuracy per system.
         first_cluster: Whether each system is in the row's first cluster.
         p_value: One-tailed p-value of the best system(s) against each system (the test of
-            the first cluster, before correction); NaN for the best.
+            the first cluster, before correction; with tied best systems the largest, the one
+            that decides); NaN for the best.
+        p_adjusted: With a correction, the same p-value adjusted in the row's one family
+            (`stats.adjusted_pvalues`): the one that decides the first cluster (in it
+            exactly when ≥ α); None without a correction.
+        p_mc_error: With the bootstrap (macro rows), the Monte Carlo standard error of
+            `p_value`, sqrt(p (1 − p) / B); None otherwise.
         lower, upper: Bounds while warnings are open (see the module docs).
         ci_low, ci_high: 95 % confidence interval of the accuracy.
         cluster, rank_best, rank_worst: Full clusters and rank ranges, if computed.
@@ -275,6 +292,8 @@ class ScoreRow:
     cluster: npt.NDArray[np.int64] | None = None
     rank_best: npt.NDArray[np.int64] | None = None
     rank_worst: npt.NDArray[np.int64] | None = None
+    p_adjusted: npt.NDArray[np.float64] | None = None
+    p_mc_error: npt.NDArray[np.float64] | None = None
     groups: int = 0
 
     @property
@@ -283,9 +302,10 @@ class ScoreRow:
         return (self.level, self.category, self.phenomenon)
 
     def values(self) -> list[dict[str, Any]]:
-        """Per system (in order): passes, accuracy, first_cluster, p_value, lower, upper,
-        ci_low, ci_high, and cluster, rank_best, rank_worst when computed; NaN where a
-        value does not exist (the best system's p-value)."""
+        """Per system (in order): passes, accuracy, first_cluster, p_value, p_adjusted and
+        p_mc_error (when they exist), lower, upper, ci_low, ci_high, and cluster, rank_best,
+        rank_worst when computed; NaN where a value does not exist (the best system's
+        p-value)."""
         names = [n for n in _PER_SYSTEM if getattr(self, n) is not None]
         columns = [getattr(self, n).tolist() for n in names]
         return [dict(zip(names, values, strict=True)) for values in zip(*columns, strict=True)]
@@ -298,8 +318,8 @@ class ScoreRow:
                         groups=self.groups, **arrays)
 
 
-_PER_SYSTEM = ("passes", "accuracy", "first_cluster", "p_value", "lower", "upper", "ci_low",
-               "ci_high", "cluster", "rank_best", "rank_worst")
+_PER_SYSTEM = ("passes", "accuracy", "first_cluster", "p_value", "p_adjusted", "p_mc_error",
+               "lower", "upper", "ci_low", "ci_high", "cluster", "rank_best", "rank_worst")
 
 
 @dataclass
@@ -584,8 +604,6 @@ class _RowBuilder:
         accuracy = macro_average(passed, labels)
         pvalues, errors = macro_pvalues(self.options.macro, passed, labels,
                                         self.options.resamples, self.options.seed)
-        if errors is not None:
-            self._check_stability(level, accuracy, pvalues, errors)
         ci_low, ci_high = macro_interval(passes, sizes[kept])
         low, high = _macro_bounds(group_low[kept], group_high[kept], group_low[~kept],
                                   group_high[~kept])
@@ -601,18 +619,17 @@ class _RowBuilder:
                 f"({int((~kept).sum())} had no item entering the scores)", (level,)))
         rounded = np.rint(accuracy * items).astype(np.int64)
         return self._row(level, "", "", items, len(kept), rounded, accuracy, pvalues, low,
-                         high, ci_low, ci_high, groups=int(kept.sum()))
+                         high, ci_low, ci_high, groups=int(kept.sum()), errors=errors)
 
-    def _check_stability(self, level: str, accuracy: np.ndarray, pvalues: np.ndarray,
-                         errors: np.ndarray) -> None:
-        top = accuracy.max()
+    def _check_stability(self, level: str, deciding: np.ndarray, errors: np.ndarray) -> None:
+        """Note the first-cluster decisions whose deciding p-value lies within three Monte
+        Carlo standard errors of α."""
         close = []
-        for best in np.flatnonzero(accuracy == top):
-            for other in np.flatnonzero(accuracy != top):
-                p, se = pvalues[best, other], errors[best, other]
-                if abs(p - self.options.alpha) < 3 * se:
-                    self.unstable.append((level, int(other), float(p)))
-                    close.append(f"{self.matrix.systems[other]} (p = {p:.3f})")
+        for other in np.flatnonzero(~np.isnan(deciding)):
+            p, se = deciding[other], errors[other]
+            if abs(p - self.options.alpha) < 3 * se:
+                self.unstable.append((level, int(other), float(p)))
+                close.append(f"{self.matrix.systems[other]} (p = {p:.3f})")
         if close:
             self.notes.append(Note(
                 f"the {MACRO_LEVELS[level]} macro-average: the first-cluster decisions on "
@@ -624,15 +641,24 @@ class _RowBuilder:
 
     def _row(self, level: str, category: str, phenomenon: str, items: int, located: int,
              passes: np.ndarray, accuracy: np.ndarray, pvalues: np.ndarray, low: np.ndarray,
-             high: np.ndarray, ci_low: np.ndarray, ci_high: np.ndarray, groups: int = 0
-             ) -> ScoreRow:
+             high: np.ndarray, ci_low: np.ndarray, ci_high: np.ndarray, groups: int = 0,
+             errors: np.ndarray | None = None) -> ScoreRow:
         options = self.options
         first = first_cluster(accuracy, pvalues, alpha=options.alpha,
                               correction=options.correction)
-        best = np.flatnonzero(accuracy == accuracy.max())
-        p_value = pvalues[best].max(axis=0)
-        p_value[best] = np.nan
+        p_value = best_against(accuracy, pvalues)
         extra: dict[str, Any] = {}
+        deciding = p_value
+        if options.correction is not None:
+            deciding = extra["p_adjusted"] = best_against(
+                accuracy, adjusted_pvalues(accuracy, pvalues, options.correction))
+        if errors is not None:
+            error = extra["p_mc_error"] = _deciding_error(accuracy, pvalues, errors)
+            # A corrected p-value is the raw one times the correction's factor, and so is
+            # its Monte Carlo error.
+            with np.errstate(divide="ignore", invalid="ignore"):
+                scale = np.where(p_value > 0, deciding / p_value, 1.0)
+            self._check_stability(level, deciding, error * scale)
         if options.clusters:
             extra["cluster"] = clusters(accuracy, pvalues, alpha=options.alpha,
                                         correction=options.correction)
@@ -650,6 +676,17 @@ class _RowBuilder:
                 names = "; ".join(str(d) for d in part)
                 self.notes.insert(0, Note(f"{len(part)} {level} row(s) have no score: {names}",
                                           (level, f"{level}-macro")))
+
+
+def _deciding_error(accuracy: np.ndarray, pvalues: np.ndarray, errors: np.ndarray
+                    ) -> np.ndarray:
+    """Per system, the Monte Carlo error of the p-value `best_against` reports (that of the
+    best system whose p-value against it is the largest); NaN for the best."""
+    best = np.flatnonzero(accuracy == accuracy.max())
+    which = best[np.argmax(pvalues[best], axis=0)]
+    error = np.asarray(errors[which, np.arange(accuracy.size)], dtype=np.float64)
+    error[best] = np.nan
+    return error
 
 
 def _macro_bounds(low: np.ndarray, high: np.ndarray, absent_low: np.ndarray,

@@ -13,6 +13,8 @@ does not import them (they are test dependencies).
 from .clusters import (
     CORRECTIONS,
     Correction,
+    adjusted_pvalues,
+    best_against,
     clusters,
     correct,
     first_cluster,
@@ -39,8 +41,9 @@ from .pvalues import (
 
 __all__ = [
     "CORRECTIONS", "DEFAULT_ALPHA", "DEFAULT_RESAMPLES", "DEFAULT_SEED", "MACRO_TESTS",
-    "TESTS", "Bootstrap", "Correction", "bootstrap_pvalues", "clusters", "correct",
-    "first_cluster", "macro_average", "macro_interval", "macro_pvalues", "mcnemar_pvalues",
-    "proportion_pvalues", "published_macro_pvalues", "rank_ranges", "stratified_pvalues",
-    "two_sided", "wilson_interval", "ztest_pvalues",
+    "TESTS", "Bootstrap", "Correction", "adjusted_pvalues", "best_against",
+    "bootstrap_pvalues", "clusters", "correct", "first_cluster", "macro_average",
+    "macro_interval", "macro_pvalues", "mcnemar_pvalues", "proportion_pvalues",
+    "published_macro_pvalues", "rank_ranges", "stratified_pvalues", "two_sided",
+    "wilson_interval", "ztest_pvalues",
 ]

@@ -8,9 +8,10 @@
 
   // ---- Tooltips and details from the scores' statistics (report-stats JSON). A cell is
   // [accuracy, first, passes, lower, upper, ci_low, ci_high, p_value, rank_best,
-  // rank_worst]; a missing entry at the end means the scores do not have that value.
+  // rank_worst, p_adjusted, p_mc_error]; a missing entry at the end means the scores do not
+  // have that value (p_adjusted: only with a correction; p_mc_error: bootstrap rows).
   var ACCURACY = 0, FIRST = 1, PASSES = 2, LOWER = 3, UPPER = 4, CI_LOW = 5, CI_HIGH = 6, P = 7,
-    RANK_BEST = 8, RANK_WORST = 9;
+    RANK_BEST = 8, RANK_WORST = 9, P_ADJUSTED = 10, P_MC_ERROR = 11;
   function field(cell, at) { return cell && cell[at] !== undefined ? cell[at] : null; }
   function rank(cell) {
     var best = field(cell, RANK_BEST), worst = field(cell, RANK_WORST);
@@ -25,7 +26,10 @@
     else text += " (average over " + TS.number(items) + " items)";
     if (field(cell, CI_LOW) !== null) text += "\n95 % interval: " + TS.percent(cell[CI_LOW]) + "–" + TS.percent(cell[CI_HIGH]) + " %";
     text += "\n" + (cell[FIRST] ? "in the first performance cluster" : "not in the first performance cluster");
-    if (field(cell, P) !== null) text += " (p = " + Number(cell[P]).toPrecision(2) + ", the row's best against this system)";
+    // With a correction the adjusted p-value decides the cluster: it is the one shown.
+    if (field(cell, P_ADJUSTED) !== null) text += " (adjusted p = " + Number(cell[P_ADJUSTED]).toPrecision(2) + ", the row's best against this system)";
+    else if (field(cell, P) !== null) text += " (p = " + Number(cell[P]).toPrecision(2) + ", the row's best against this system)";
+    if (field(cell, P_MC_ERROR) !== null) text += "\nbootstrap p-value ± " + Number(cell[P_MC_ERROR]).toPrecision(2) + " (Monte Carlo standard error)";
     if (field(cell, RANK_BEST) !== null) text += "\nrank " + rank(cell);
     if (located !== null && located > items) text += "\n" + TS.number(located - items) + " of " + TS.number(located) + " located items left out of the scores";
     if (field(cell, LOWER) !== null && field(cell, UPPER) !== null && cell[LOWER] !== cell[UPPER]) {
