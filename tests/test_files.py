@@ -194,9 +194,142 @@ def test_a_held_lock_times_out_naming_its_holder(tmp_path):
         assert time.monotonic() - started < 5
         message = str(caught.value)
         assert message.startswith(f"{target}: waited 0.5 s for the lock, held by ")
-        assert "(process " in message and "delete" in message
+        assert "(process " in message and "delete" not in message and "freed" in message
     finally:
         release.set()
         thread.join()
     with files.lock(target, timeout=5):  # free again once the holder is gone
         pass
+
+
+def test_an_unsigned_lock_names_no_finished_holder(tmp_path):
+    """The lock file is emptied when released; a holder that did not sign it (another tool,
+    `flock` from a shell) is "another process", never the last holder who finished."""
+    import fcntl
+
+    target = tmp_path / "verdicts.yaml"
+    with files.lock(target):
+        pass
+    where = files.lock_path(target)
+    assert where.read_text() == ""
+    where.write_text(f"alice@{__import__('socket').gethostname()} (process 999999999, "
+                     "since 2020-01-01T00:00:00+00:00)")
+    with where.open("a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        with pytest.raises(TestsuiteError) as caught, files.lock(target, timeout=0.2):
+            pass
+    message = str(caught.value)
+    assert "held by another process" in message and "alice" not in message
+    assert "delete" not in message
+
+
+# --- reading only regular files, within limits ----------------------------------------------
+
+# Run in a child process with a time limit: a regression must fail, not hang the suite.
+_READ = ("import sys; from pathlib import Path; from testsuite import files\n"
+         "from testsuite.errors import TestsuiteError\n"
+         "try:\n    files.read_bytes(Path(sys.argv[1]))\n"
+         "except TestsuiteError as exc:\n    print(exc)\n")
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device", "folder"])
+def test_what_is_not_a_regular_file_is_refused_at_once(tmp_path, kind):
+    path = tmp_path / "sheet.csv"
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "folder":
+        path.mkdir()
+    else:
+        path = Path("/dev/zero")
+    done = subprocess.run([sys.executable, "-c", _READ, str(path)], capture_output=True,
+                          text=True, timeout=60)
+    expected = {"fifo": "a named pipe (FIFO)", "device": "a device", "folder": "a folder"}
+    assert done.stdout.strip() == (f"{path}: cannot read: it is {expected[kind]}, not a "
+                                   "regular file"), done.stderr
+
+
+def test_a_file_over_the_limit_is_refused_before_it_is_read(tmp_path):
+    path = tmp_path / "sparse.en"
+    with path.open("wb") as handle:
+        handle.truncate(3 * files.MAX_FILE_BYTES)  # sparse: its size alone tells
+    with pytest.raises(TestsuiteError, match=r"sparse.en: refused: the file is 768 MB, more "
+                       r"than the 256 MB this kind of file may have"):
+        files.read_bytes(path)
+
+
+def test_a_bad_byte_after_a_byte_order_mark_is_named_as_an_editor_shows_it(tmp_path):
+    path = tmp_path / "sheet.csv"
+    path.write_bytes(b"\xef\xbb\xbfitem,output\n1,ab\xffc\n")
+    with pytest.raises(TestsuiteError) as caught:
+        files.read_text(path)
+    assert "line 2 is not valid UTF-8 (byte 0xff at column 5)" in str(caught.value)
+    path.write_bytes(b"\xef\xbb\xbfab\xfe")
+    with pytest.raises(TestsuiteError, match=r"line 1 is not valid UTF-8 \(byte 0xfe at "
+                       r"column 3\)"):
+        files.read_text(path)
+
+
+# --- lone surrogates ------------------------------------------------------------------------
+
+
+def test_utf7_that_decodes_to_a_lone_surrogate_is_refused_on_reading(tmp_path):
+    path = tmp_path / "Sys.en"
+    path.write_bytes(b"fine\nbad +2AA- here\n")
+    with pytest.raises(TestsuiteError, match=r"Sys.en:2: holds a lone surrogate \(U\+D800\)"):
+        files.read_text(path, encoding="utf-7")
+
+
+def test_json_escapes_of_a_lone_surrogate_are_refused_paired_ones_kept(tmp_path):
+    path = tmp_path / "items.json"
+    path.write_text('{"items": [{"id": "1", "source": "a \\ud83d\\ude00"}]}')
+    assert files.read_json(path) == {"items": [{"id": "1", "source": "a \U0001f600"}]}
+    path.write_text('{"items": [{"id": "1", "source": "a \\ud800 b"}]}')
+    with pytest.raises(TestsuiteError, match=r"items.json: holds a lone surrogate"):
+        files.read_json(path)
+
+
+def test_writing_a_lone_surrogate_is_a_message_and_writes_nothing(tmp_path):
+    path = tmp_path / "out.yaml"
+    with pytest.raises(TestsuiteError, match=r"out.yaml:2: holds a lone surrogate"):
+        files.write_text(path, "ok\nbad \ud800\n")
+    assert list(tmp_path.iterdir()) == []
+
+
+# --- temporary files of killed writes --------------------------------------------------------
+
+
+def _dead_pid() -> int:
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child.wait()
+    return child.pid
+
+
+def test_a_killed_write_leaves_a_temporary_the_next_write_removes(tmp_path):
+    target = tmp_path / "verdicts.yaml"
+    files.write_text(target, "old\n")
+    host = files._host()
+    stale = tmp_path / f".verdicts.yaml.{_dead_pid()}@{host}.abc123{files.TEMP_SUFFIX}"
+    stale.write_text("half of a fi")
+    live = tmp_path / f".verdicts.yaml.{os.getpid()}@{host}.def456{files.TEMP_SUFFIX}"
+    live.write_text("being written")
+    other = tmp_path / f".other.yaml.{_dead_pid()}@{host}.ghi789{files.TEMP_SUFFIX}"
+    other.write_text("x")
+    assert files.stale_temporaries(tmp_path, "verdicts.yaml") == [stale]
+    files.write_text(target, "new\n")
+    assert not stale.exists() and live.exists() and other.exists()
+    assert target.read_text() == "new\n"
+
+
+def test_lint_names_and_removes_temporaries_of_killed_writes(tmp_path):
+    from typer.testing import CliRunner
+
+    from testsuite.cli import app
+
+    rules = tmp_path / "rules" / "de-en"
+    rules.mkdir(parents=True)
+    (rules / "r.yaml").write_text("pair: de-en\nrules: []\n")
+    stale = rules / f".verdicts.yaml.{_dead_pid()}@{files._host()}.x1y2z3{files.TEMP_SUFFIX}"
+    stale.write_text("rules:\n- item: '0")
+    result = CliRunner().invoke(app, ["lint", str(tmp_path / "rules")])
+    assert f"removed {stale}: the temporary file of a write that was killed" in result.output
+    assert not stale.exists()

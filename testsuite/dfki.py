@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import Problem, TestsuiteError, describe
-from .files import join, read_json, write_text
+from .files import MAX_SUITE_BYTES, join, read_json, write_text
 from .model import EXAMPLE_KINDS, Item, Rule, Suite, pair_code
 from .verdicts.store import entry_of
 from .yamlio import dump_yaml
@@ -40,7 +40,7 @@ def read_dfki(path: Path) -> Suite:
         TestsuiteError: for invalid JSON or items lacking fields or with fields of the wrong
             kind, naming the item (number and id) and the field.
     """
-    data = read_json(path)
+    data = read_json(path, limit=MAX_SUITE_BYTES)
     entries = data.get("items") if isinstance(data, dict) else None
     if not isinstance(entries, list):
         raise TestsuiteError(Problem("expected an object with an 'items' list", str(path)))

@@ -28,11 +28,13 @@ import errno
 import getpass
 import json
 import os
+import re
 import socket
 import stat
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import BinaryIO
 
 from .errors import Problem, TestsuiteError
 
@@ -44,6 +46,12 @@ MAX_YAML_NODES = 2_000_000
 LOCK_TIMEOUT = 30.0
 #: Folder beside a locked file that holds its lock (ignored by git, see `lock`).
 LOCK_FOLDER = ".testsuite"
+#: Largest file read (outputs, sources, id lists, saved runs): a WMT hypothesis file with the
+#: test suites is under 2 MB, a whole WMT test set of a few thousand lines a few MB, so this
+#: is far above any real input and far below what would exhaust memory.
+MAX_FILE_BYTES = 256 * 2**20
+#: Largest suite, rules or verdicts file (YAML) and DFKI JSON: the DFKI suite is 1.7 MB.
+MAX_SUITE_BYTES = 64 * 2**20
 
 _UTF8 = ("utf8", "utf8sig")
 
@@ -52,16 +60,72 @@ _UTF8 = ("utf8", "utf8sig")
 # Reading
 
 
-def read_bytes(path: Path) -> bytes:
-    """The bytes of a file.
+def _megabytes(size: int) -> str:
+    return f"{size / 2**20:,.0f} MB" if size >= 2**20 else f"{size:,} bytes"
+
+
+def _kind(mode: int) -> str:
+    """What a file that is not a regular file is, in words."""
+    kinds = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a named pipe (FIFO)"),
+             (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"),
+             (stat.S_ISSOCK, "a socket"))
+    return next((what for test, what in kinds if test(mode)), "not a regular file")
+
+
+@contextlib.contextmanager
+def open_regular(path: Path, limit: int = MAX_FILE_BYTES) -> Iterator[BinaryIO]:
+    """Open a file for reading in binary, only if it is a regular file within `limit` bytes.
+
+    Opened without blocking and checked on the open descriptor (not by name first), so that
+    a named pipe, ``/dev/zero`` or a terminal is refused at once instead of blocking or
+    filling memory, and a file swapped for one between a check and the open cannot slip
+    through. The size is checked before anything is read (a sparse 2 GB file is refused
+    without reading it); reading through the returned handle must still stop at `limit`
+    (see `read_bytes`), since a file can grow while it is read.
+
+    Raises:
+        TestsuiteError: naming the file and why it is refused or cannot be read.
+    """
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError as exc:
+        raise TestsuiteError(Problem(f"cannot read: {reason(exc)}", file=str(path))) from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise TestsuiteError(Problem(f"cannot read: it is {_kind(info.st_mode)}, not a "
+                                         "regular file", file=str(path)))
+        if info.st_size > limit:
+            raise TestsuiteError(Problem(
+                f"refused: the file is {_megabytes(info.st_size)}, more than the "
+                f"{_megabytes(limit)} this kind of file may have", file=str(path)))
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
+        handle = os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+    with handle:
+        yield handle
+
+
+def read_bytes(path: Path, limit: int = MAX_FILE_BYTES) -> bytes:
+    """The bytes of a regular file of at most `limit` bytes (see `open_regular`).
 
     Raises:
         TestsuiteError: naming the file and why it cannot be read.
     """
-    try:
-        return Path(path).read_bytes()
-    except OSError as exc:
-        raise TestsuiteError(Problem(f"cannot read: {reason(exc)}", file=str(path))) from None
+    with open_regular(path, limit) as handle:
+        try:
+            data = handle.read(limit + 1)
+        except OSError as exc:
+            raise TestsuiteError(Problem(f"cannot read: {reason(exc)}",
+                                         file=str(path))) from None
+    if len(data) > limit:
+        raise TestsuiteError(Problem(f"refused: the file is more than the {_megabytes(limit)} "
+                                     "this kind of file may have", file=str(path)))
+    return data
 
 
 def decode(data: bytes, path: Path | str, encoding: str = "utf-8", keep_bom: bool = False,
@@ -69,22 +133,50 @@ def decode(data: bytes, path: Path | str, encoding: str = "utf-8", keep_bom: boo
     """Decode file content, naming the file, line and byte of an invalid sequence.
 
     A UTF-8 byte-order mark is dropped unless `keep_bom` (for rewriting a file as it was).
+    Lines and columns are counted in the file as it is, the mark included. Text that decodes
+    to a lone surrogate (UTF-7 can) is refused here: no file, terminal or report could write
+    it later.
     """
     codec = encoding.replace("-", "").replace("_", "").lower()
     if codec in _UTF8:
         encoding = "utf-8" if keep_bom else "utf-8-sig"
     try:
-        return data.decode(encoding)
+        text = data.decode(encoding)
     except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        # Positions are in what the decoder saw: after a byte-order mark it dropped.
+        seen = bytes(exc.object)
+        line = seen[: exc.start].count(b"\n") + 1
+        column = exc.start - (seen.rfind(b"\n", 0, exc.start) + 1) + 1
         name = "UTF-8" if codec in _UTF8 else encoding.upper()
         raise TestsuiteError(Problem(
-            f"line {line} is not valid {name} (byte 0x{data[exc.start]:02x} at column "
+            f"line {line} is not valid {name} (byte 0x{seen[exc.start]:02x} at column "
             f"{column}); {hint}", file=str(path), line=line)) from None
     except LookupError:
         check_encoding(encoding)  # names it
         raise
+    if codec not in _UTF8:  # UTF-8 never decodes to a surrogate; UTF-7 and others may
+        check_surrogates(text, path)
+    return text
+
+
+#: A lone surrogate: half of a UTF-16 pair, which no UTF-8 file or terminal can hold.
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def check_surrogates(text: str, path: Path | str, item: str | None = None) -> str:
+    """`text`, or a message naming the line of the first lone surrogate in it.
+
+    Raises:
+        TestsuiteError: if `text` holds a lone surrogate.
+    """
+    found = _SURROGATE.search(text)
+    if found is not None:
+        line = text.count("\n", 0, found.start()) + 1
+        raise TestsuiteError(Problem(
+            f"holds a lone surrogate (U+{ord(found.group()):04X}), half of a character that "
+            "no file can store; fix the text or its encoding", file=str(path),
+            line=line if item is None else None, item=item))
+    return text
 
 
 def check_encoding(encoding: str) -> str:
@@ -106,7 +198,8 @@ def check_encoding(encoding: str) -> str:
     return encoding
 
 
-def read_text(path: Path, encoding: str = "utf-8", keep_bom: bool = False) -> str:
+def read_text(path: Path, encoding: str = "utf-8", keep_bom: bool = False,
+              limit: int = MAX_FILE_BYTES) -> str:
     """Read a text file (UTF-8 by default), with a clear message on a bad byte.
 
     Args:
@@ -114,20 +207,54 @@ def read_text(path: Path, encoding: str = "utf-8", keep_bom: bool = False) -> st
         encoding: Its encoding.
         keep_bom: Keep a byte-order mark as the character it is (for editing a file in
             place); by default it is dropped.
+        limit: The most bytes the file may have (see `open_regular`).
     """
-    return decode(read_bytes(path), path, encoding, keep_bom)
+    return decode(read_bytes(path, limit), path, encoding, keep_bom)
 
 
-def read_json(path: Path) -> object:
-    """Read a JSON file; a syntax error names the file and line."""
+def read_json(path: Path, limit: int = MAX_FILE_BYTES) -> object:
+    """Read a JSON file; a syntax error names the file and line.
+
+    A ``\\ud800``-style escape that decodes to a lone surrogate is refused like a bad byte.
+    """
+    text = read_text(path, limit=limit)
     try:
-        return json.loads(read_text(path))
+        data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise TestsuiteError(Problem(f"not valid JSON: {exc.msg} (column {exc.colno})",
                                      file=str(path), line=exc.lineno)) from None
     except RecursionError:
         raise TestsuiteError(Problem("not usable JSON: nested too deeply",
                                      file=str(path))) from None
+    if _SURROGATE_ESCAPE.search(text):  # rare: only then is every string looked at
+        check_json_surrogates(data, path)
+    return data
+
+
+#: A JSON escape of a surrogate (paired ones are fine, so the strings are checked after).
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def check_json_surrogates(value: object, path: Path | str, line: int | None = None) -> None:
+    """Refuse loaded JSON whose strings (keys included) hold a lone surrogate.
+
+    Raises:
+        TestsuiteError: naming the file (and `line`, for JSON lines).
+    """
+    stack = [value]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, dict):
+            stack.extend(current.keys())
+            stack.extend(current.values())
+        elif isinstance(current, list):
+            stack.extend(current)
+        elif isinstance(current, str) and _SURROGATE.search(current):
+            found = _SURROGATE.search(current)
+            assert found is not None
+            raise TestsuiteError(Problem(
+                f"holds a lone surrogate (\\u{ord(found.group()):04x}), half of a character "
+                "that no file can store", file=str(path), line=line))
 
 
 # --------------------------------------------------------------------------------------------
@@ -249,7 +376,9 @@ def write_bytes(path: Path, data: bytes, *, inside_of: Path | None = None,
             mode = 0o666 & ~_umask()
         if private:
             mode = 0o600
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        remove_stale_temporaries(path.parent, path.name)
+        fd, tmp = tempfile.mkstemp(prefix=temporary_prefix(path.name), suffix=TEMP_SUFFIX,
+                                   dir=path.parent)
     except OSError as exc:
         raise TestsuiteError(Problem(f"cannot write: {reason(exc)}", file=str(path))) from None
     try:
@@ -271,8 +400,111 @@ def write_bytes(path: Path, data: bytes, *, inside_of: Path | None = None,
 
 def write_text(path: Path, text: str, *, inside_of: Path | None = None,
                private: bool = False) -> Path:
-    """Write a UTF-8 text file atomically (see `write_bytes`)."""
-    return write_bytes(path, text.encode("utf-8"), inside_of=inside_of, private=private)
+    """Write a UTF-8 text file atomically (see `write_bytes`).
+
+    Raises:
+        TestsuiteError: also for text that UTF-8 cannot hold (a lone surrogate), naming the
+            path and the line; nothing is written then.
+    """
+    try:
+        data = text.encode("utf-8")
+    except UnicodeEncodeError:
+        check_surrogates(text, path)  # names the line
+        raise
+    return write_bytes(path, data, inside_of=inside_of, private=private)
+
+
+# --------------------------------------------------------------------------------------------
+# Temporary files of interrupted writes
+
+#: Ending of the temporary files of atomic writes (and of saved runs being written).
+TEMP_SUFFIX = ".tmp"
+
+
+def _host() -> str:
+    # A host name without the characters that separate the parts of a temporary name.
+    return "".join(c if c.isalnum() or c == "-" else "_" for c in socket.gethostname())[:40]
+
+
+def temporary_prefix(name: str) -> str:
+    """The start of the name of a temporary file (or folder) written beside `name`.
+
+    ``.<name>.<process>@<host>.``: a write killed before it could clean up (SIGKILL, a power
+    cut) leaves its temporary file behind, and the process and host in the name tell the
+    next write — or `lint` — whether the writer is still running (`stale_temporaries`).
+    """
+    return f".{name}.{os.getpid()}@{_host()}."
+
+
+#: Age beyond which a temporary file of another host is taken as left behind (its process
+#: cannot be asked from here; no write takes this long).
+FOREIGN_STALE_SECONDS = 24 * 3600.0
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OSError):  # another user's process: it exists
+        return True
+    return True
+
+
+def stale_temporaries(folder: Path, name: str | None = None) -> list[Path]:
+    """Temporary files (and folders) of atomic writes in `folder` whose writer has ended.
+
+    Args:
+        folder: Where to look.
+        name: Only those of this file (default: of any file).
+
+    A temporary of this host is stale when the process named in it is not running; one of
+    another host (a shared folder) when it is older than `FOREIGN_STALE_SECONDS`.
+    """
+    import time
+
+    try:
+        entries = [entry for entry in os.scandir(folder)
+                   if entry.name.startswith(".") and entry.name.endswith(TEMP_SUFFIX)]
+    except OSError:
+        return []
+    found = []
+    here = _host()
+    for entry in entries:
+        stem = entry.name[:-len(TEMP_SUFFIX)]
+        base, dot, rest = stem.rpartition(".")  # rest: the random part
+        base, dot, owner = base.rpartition(".")
+        pid_text, at, host = owner.partition("@")
+        if not (dot and at and pid_text.isdigit()):
+            continue
+        if name is not None and base != f".{name}":
+            continue
+        if host == here:
+            stale = not _running(int(pid_text))
+        else:
+            try:
+                stale = time.time() - entry.stat(follow_symlinks=False).st_mtime \
+                    > FOREIGN_STALE_SECONDS
+            except OSError:
+                stale = False
+        if stale:
+            found.append(Path(entry.path))
+    return found
+
+
+def remove_stale_temporaries(folder: Path, name: str | None = None) -> list[Path]:
+    """Remove what `stale_temporaries` finds; returns what was removed."""
+    import shutil
+
+    removed = []
+    for path in stale_temporaries(folder, name):
+        with contextlib.suppress(OSError):
+            if path.is_dir() and not path.is_symlink():
+                shutil.rmtree(path)
+            else:
+                path.unlink()
+            removed.append(path)
+    return removed
 
 
 # --------------------------------------------------------------------------------------------
@@ -337,18 +569,41 @@ def lock(path: Path, timeout: float | None = None) -> Iterator[None]:
     try:
         file_lock.acquire()
     except Timeout:
-        holder = ""
-        with contextlib.suppress(OSError, UnicodeDecodeError):
-            holder = where.read_text(encoding="utf-8").strip()
         raise TestsuiteError(Problem(
-            f"waited {timeout:g} s for the lock, held by {holder or 'another process'}; "
-            f"if no such process is running, delete {where}", file=str(path))) from None
+            f"waited {timeout:g} s for the lock, held by {_live_holder(where)}; it is freed "
+            "when that process ends (the system frees it even if the process is killed): "
+            "try again then", file=str(path))) from None
     except OSError as exc:
         raise TestsuiteError(Problem(f"cannot lock: {reason(exc)}", file=str(where))) from None
     try:
         yield
     finally:
+        # Unsigned before it is released, so that the file never names a finished holder.
+        context = getattr(file_lock, "_context", None)
+        fd = getattr(context, "lock_file_fd", None)
+        if isinstance(fd, int) and file_lock.lock_counter == 1:
+            with contextlib.suppress(OSError):
+                os.ftruncate(fd, 0)
         file_lock.release()
+
+
+def _live_holder(where: Path) -> str:
+    """Who holds a lock, as its file names them, if that process is running.
+
+    The lock itself is the operating system's (released when its holder ends, however it
+    ends); the file only names the holder. It is empty when the holder did not sign it (an
+    older version, another tool), and a holder on this host is named only if its process
+    is still running.
+    """
+    holder = ""
+    with contextlib.suppress(OSError, UnicodeDecodeError):
+        holder = where.read_text(encoding="utf-8").strip()
+    match = re.fullmatch(r"(.+)@(.+) \(process (\d+), since (.+)\)", holder)
+    if match is None:
+        return "another process"
+    if match.group(2) == socket.gethostname():
+        return holder if _running(int(match.group(3))) else "another process"
+    return f"{holder}, on another host"
 
 
 def _holder() -> str:

@@ -17,7 +17,7 @@ from typing import Any
 
 from .cache import CACHE_VERSION, prune, read_json, write_json
 from .errors import Problem, TestsuiteError
-from .files import read_bytes
+from .files import MAX_SUITE_BYTES, read_bytes
 from .matching import CompiledRule, RegexCache
 from .model import EXAMPLE_KINDS, VERDICTS, Item, Rule, Suite, Verdict, pair_code
 from .normalise import Profile
@@ -48,6 +48,8 @@ class LoadResult:
     suite: Suite
     problems: list[Problem] = field(default_factory=list)
     files: list[Path] = field(default_factory=list)
+    #: Temporary files of writes that were killed, found and removed by `lint`.
+    removed: list[Path] = field(default_factory=list)
 
     @property
     def fatal(self) -> list[Problem]:
@@ -394,7 +396,7 @@ MAX_PARSED_FILES = 4000
 def _content(file: Path) -> bytes | None:
     """The bytes of a file, or None if it cannot be read (the reader reports why)."""
     try:
-        return read_bytes(file)
+        return read_bytes(file, MAX_SUITE_BYTES)
     except TestsuiteError:
         return None
 
@@ -601,7 +603,15 @@ def lint(paths: Iterable[Path | str], normalise: Profile | None = None) -> LoadR
     With a normalisation, the examples are judged under it and rule parts it makes
     unmatchable are reported too.
     """
+    paths = list(paths)
     result = load(paths)
+    # A write killed outright (SIGKILL, a power cut) cannot remove its temporary file; the
+    # next write of the same file does, and lint does for every folder it reads.
+    from .files import remove_stale_temporaries
+
+    folders = {Path(p) for p in paths if Path(p).is_dir()} | {f.parent for f in result.files}
+    for folder in sorted(folders):
+        result.removed.extend(remove_stale_temporaries(folder))
     cache = RegexCache()
     result.problems.extend(regex_problems(result.suite, cache))
     result.problems.extend(example_problems(result.suite, cache, normalise))

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import Problem, TestsuiteError
-from .files import check_yaml, decode, read_text
+from .files import MAX_SUITE_BYTES, check_yaml, decode, read_text
 
 #: Keys whose scalar values are identifiers: kept exactly as written, so that `id: 00123`
 #: stays "00123" instead of becoming the (octal!) integer 83 under YAML 1.1.
@@ -74,7 +74,8 @@ def load_yaml(path: Path, content: bytes | None = None) -> Any:
         TestsuiteError: naming the file and line of a syntax error or of a passed limit
             (`files.check_yaml`).
     """
-    return parse_yaml(read_text(path) if content is None else decode(content, path), path)
+    text = read_text(path, limit=MAX_SUITE_BYTES) if content is None else decode(content, path)
+    return parse_yaml(text, path)
 
 
 def parse_yaml(text: str, path: Path | str) -> Any:

@@ -19,5 +19,16 @@ __all__ = ["app", "main"]
 
 
 def main() -> None:
-    """Console-script entry point."""
+    """Console-script entry point.
+
+    SIGTERM (what ``kill`` and job schedulers send) is handled like Ctrl-C: the command
+    stops with "interrupted" and status 130, after the writes under way have removed their
+    temporary files (Python's default would end the process on the spot and leave them).
+    """
+    import signal
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, interrupt)
     app()

@@ -55,6 +55,9 @@ def lint(
 
     result = run_lint(paths or bundled_suite_paths(), profile(normalise))
     console = _console()
+    for removed in result.removed:
+        console.print(f"removed {_escape(removed)}: the temporary file of a write that was "
+                      "killed before it finished (the file it was writing is as it was before)")
     for problem in result.problems:
         console.print(f"[red]{'error' if problem.fatal else 'problem'}:[/] "
                       f"{_escape(str(problem))}")

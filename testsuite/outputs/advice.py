@@ -24,7 +24,7 @@ def results_file(path: Path) -> bool:
         return False
     try:
         with path.open(encoding="utf-8", errors="replace") as handle:
-            first = handle.readline().strip()
+            first = handle.readline(4096).strip()  # bounded: a file may have no newline
     except OSError:
         return False
     if path.suffix.lower() == ".csv":

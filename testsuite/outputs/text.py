@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
+from typing import BinaryIO
 
 from ..errors import Problem, TestsuiteError
-from ..files import decode, read_bytes
+from ..files import MAX_FILE_BYTES, decode, open_regular, read_bytes
 
 BOM = b"\xef\xbb\xbf"
 ENCODING_HINT = ("convert the file to UTF-8 (e.g. `iconv -f latin1 -t utf-8`) or pass its "
@@ -66,24 +68,44 @@ def read_selected_lines(path: Path, wanted: dict[str, int], expected: int,
         if len(lines) != expected:
             return len(lines), {}
         return len(lines), {key: lines[index] for key, index in wanted.items()}
-    data = read_bytes(path)
-    if data.startswith(BOM):
-        data = data[len(BOM):]
-    raw = data.split(b"\n")
-    if data.endswith(b"\n") or not data:
-        raw.pop()
-    if len(raw) != expected:
-        return len(raw), {}
-    selected = {}
+    by_index: dict[int, list[str]] = {}
     for key, index in wanted.items():
-        line = raw[index]
+        by_index.setdefault(index, []).append(key)
+    raw: dict[int, bytes] = {}
+    count = 0
+    # Read line by line: memory grows with the lines kept, not with the file.
+    with open_regular(path) as handle:
+        for count, line in enumerate(_limited(handle, path), start=1):
+            if count == 1 and line.startswith(BOM):
+                line = line[len(BOM):]
+            if count - 1 in by_index:
+                raw[count - 1] = line
+    # A final newline ends the last line and starts no other, as in `read_lines`.
+    if count != expected:
+        return count, {}
+    selected = {}
+    for index, keys in by_index.items():
+        line = raw[index].removesuffix(b"\n")
         if line.endswith(b"\r"):
             line = line[:-1]
         try:
-            selected[key] = line.decode(encoding)
+            text = line.decode(encoding)
         except UnicodeDecodeError as exc:
             raise TestsuiteError(Problem(
                 f"line {index + 1} is not valid {encoding.upper()} (byte 0x{line[exc.start]:02x} "
                 f"at column {exc.start + 1}); {ENCODING_HINT}",
                 file=str(path), line=index + 1)) from None
-    return len(raw), selected
+        for key in keys:
+            selected[key] = text
+    return count, selected
+
+
+def _limited(handle: BinaryIO, path: Path) -> Iterator[bytes]:
+    """The lines of an open file, refusing more than `MAX_FILE_BYTES` (a growing file)."""
+    total = 0
+    for line in handle:
+        total += len(line)
+        if total > MAX_FILE_BYTES:
+            raise TestsuiteError(Problem("refused: the file grew past the limit while it "
+                                         "was read", file=str(path)))
+        yield line
