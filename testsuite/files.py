@@ -366,6 +366,22 @@ def write_bytes(path: Path, data: bytes, *, inside_of: Path | None = None,
     path = Path(path)
     if inside_of is not None:
         inside(inside_of, path)
+    tmp = _write_aside(path, data, private)
+    try:
+        os.replace(tmp, path)
+    except BaseException as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        if isinstance(exc, OSError):
+            raise TestsuiteError(Problem(f"cannot write: {reason(exc)}",
+                                         file=str(path))) from None
+        raise
+    return path
+
+
+def _write_aside(path: Path, data: bytes, private: bool = False) -> str:
+    """Write `data` to a new temporary file beside `path`, flushed to disk, with the mode
+    `path` has (or will have); returns its name. Nothing is left behind on failure."""
     try:
         if path.is_dir():
             raise IsADirectoryError(errno.EISDIR, "Is a directory", str(path))
@@ -387,7 +403,6 @@ def write_bytes(path: Path, data: bytes, *, inside_of: Path | None = None,
             handle.flush()
             os.fsync(handle.fileno())
         os.chmod(tmp, mode)
-        os.replace(tmp, path)
     except BaseException as exc:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
@@ -395,7 +410,57 @@ def write_bytes(path: Path, data: bytes, *, inside_of: Path | None = None,
             raise TestsuiteError(Problem(f"cannot write: {reason(exc)}",
                                          file=str(path))) from None
         raise
-    return path
+    return tmp
+
+
+def write_all(contents: dict[Path, bytes]) -> None:
+    """Write several files all or none: every new content is written aside first, and only
+    when all are on disk are they swapped in.
+
+    A failure while writing aside (a folder that cannot be written, a full disk) changes no
+    file. Each swap is one `os.replace`; should one fail after others were done, those are
+    put back as they were. The caller holds the files' locks (`lock`), so that nobody
+    changes them in between.
+
+    Raises:
+        TestsuiteError: naming the file that could not be written; no file is changed.
+    """
+    written: dict[Path, str] = {}
+    try:
+        for path, data in contents.items():
+            written[Path(path)] = _write_aside(Path(path), data)
+    except BaseException:
+        for tmp in written.values():
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+        raise
+    before: dict[Path, bytes | None] = {}
+    current = next(iter(written), Path())
+    try:
+        for current in written:
+            before[current] = current.read_bytes() if current.exists() else None
+        swapped: list[Path] = []
+        try:
+            for path, tmp in written.items():
+                current = path
+                os.replace(tmp, path)
+                swapped.append(path)
+        except BaseException:
+            for path in swapped:  # put back what was swapped already
+                with contextlib.suppress(OSError, TestsuiteError):
+                    old = before[path]
+                    if old is None:
+                        path.unlink()
+                    else:
+                        write_bytes(path, old)
+            raise
+    except OSError as exc:
+        raise TestsuiteError(Problem(f"cannot write: {reason(exc)}",
+                                     file=str(current))) from None
+    finally:
+        for tmp in written.values():
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
 
 
 def write_text(path: Path, text: str, *, inside_of: Path | None = None,

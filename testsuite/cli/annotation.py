@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from ..reports.escape import json_text
 from ._common import (
     CategoryOption,
     PairOption,
@@ -184,8 +185,6 @@ def batch(
         "--pattern, --source-has and --verdict).")] = False,
 ) -> None:
     """Decide many pending outputs at once: those of an item or phenomenon that match."""
-    import json
-
     from ..errors import TestsuiteError
     from ..verdicts.batch import apply, learned_across, select
     from ..verdicts.queue import evaluation_rows, pending_warnings
@@ -210,21 +209,20 @@ def batch(
         found = [(name, b) for pair, name in spelled for b in learned_across(
             pair, name, evaluation_rows(evaluation), loaded, pending)]
         for name, proposal in found:
-            typer.echo(json.dumps({
+            typer.echo(json_text({
                 "pair": proposal.pair, "phenomenon": name, "verdict": proposal.verdict,
                 "pattern": proposal.pattern, "source_has": proposal.source,
                 "learned": proposal.learned, "items": len({i for i, _ in proposal.decides}),
                 "decides": [{"item": i, "output": d.output, "systems": list(d.systems)}
-                            for i, d in proposal.decides]}, ensure_ascii=False))
+                            for i, d in proposal.decides]}))
         _console(stderr=True).print(f"{len(found)} batches learned across the phenomenon")
         return
     assert decision is not None
     chosen = select(pending_warnings(evaluation, loaded), decision, pattern, item=item,
                     phenomenon=phenomenon, source=source_has)
     for item_id, decided in chosen.decides:
-        typer.echo(json.dumps({"item": item_id, "output": decided.output,
-                               "systems": list(decided.systems), "verdict": decision},
-                              ensure_ascii=False))
+        typer.echo(json_text({"item": item_id, "output": decided.output,
+                               "systems": list(decided.systems), "verdict": decision}))
     console = _console(stderr=True)
     what = f"{len(chosen.decides)} outputs ({chosen.outcomes} outcomes) of {chosen.scope}"
     if dry_run or not chosen.decides:

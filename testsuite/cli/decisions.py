@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from ..reports.escape import json_text
 from ._common import (
     CategoryOption,
     PairOption,
@@ -39,8 +40,6 @@ def pending(
     order: Annotated[str, typer.Option(help="impact (default) or suite.")] = "impact",
 ) -> None:
     """List the warnings still to decide, one JSON object per distinct output."""
-    import json
-
     from ..rule_edit import view_of
     from ..verdicts.queue import pending_warnings
 
@@ -50,7 +49,7 @@ def pending(
         rule = loaded.rules.get((entry.pair, entry.item))
         line = {**entry.as_dict(), "rule": view_of(rule),
                 "rule_file": rule.file if rule else None}
-        typer.echo(json.dumps(line, ensure_ascii=False))
+        typer.echo(json_text(line))
 
 
 @app.command(rich_help_panel="Resolve warnings")
@@ -127,20 +126,17 @@ def disagreements(
     suite: SuiteOption = None,
 ) -> None:
     """List outputs on which annotators' verdicts contradict each other (one JSON per line)."""
-    import json
-
     from ..model import pair_code
     from ..verdicts.conflicts import disagreements as find
 
     loaded = _suite(suite)
     found = find(loaded, pair_code(pair) if pair else None)
     for d in found:
-        typer.echo(json.dumps({"pair": d.pair, "item": d.item, "output": d.output,
+        typer.echo(json_text({"pair": d.pair, "item": d.item, "output": d.output,
                                "verdicts": [{"annotator": v.annotator, "verdict": v.verdict,
                                              "time": v.time, "note": v.note}
                                             for v in d.verdicts],
-                               "file": str(d.file) if d.file else None},
-                              ensure_ascii=False))
+                               "file": str(d.file) if d.file else None}))
     _console(stderr=True).print(f"{len(found)} disagreement{'s' if len(found) != 1 else ''}")
 
 
@@ -184,8 +180,6 @@ def suggest(
         "outputs as examples.")] = False,
 ) -> None:
     """Rule suggestions learned from the verdicts, one JSON object per item."""
-    import json
-
     from ..verdicts.queue import evaluation_rows, outputs_by_item
     from ..verdicts.suggest import accept as accept_suggestion
     from ..verdicts.suggest import suggest as learn
@@ -212,7 +206,7 @@ def suggest(
             accept_suggestion(loaded, best)
             line["accepted"] = True
             accepted += 1
-        typer.echo(json.dumps(line, ensure_ascii=False))
+        typer.echo(json_text(line))
     if accept:
         _console(stderr=True).print(f"{accepted} suggestions written into the rules files")
 

@@ -6,7 +6,6 @@ rendering draws, the HTML page (`html_compare`) too.
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from rich.console import Console
@@ -196,7 +195,7 @@ def comparison_latex(comparison: Comparison) -> str:
 def render_comparison(comparison: Comparison, kind: str) -> str:
     """A comparison as csv, json or latex text."""
     if kind == "json":
-        return json.dumps(comparison_json(comparison), indent=2, ensure_ascii=False) + "\n"
+        return escape.json_text(comparison_json(comparison), indent=2) + "\n"
     if kind == "csv":
         return escape.csv_text(comparison.table)
     if kind == "latex":

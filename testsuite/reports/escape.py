@@ -22,13 +22,20 @@ that anyone may have written. Whatever they contain is shown as text, never obey
   after ``\\\\`` would be read as an option) and control characters made visible, so that
   any name compiles with pdflatex.
 
-HTML is escaped by Jinja2's autoescape and JSON by `json.dumps`; they need nothing here.
+* **XLSX** (`formula_like`): the same cells as in CSV are formulas to a spreadsheet; the
+  sheet writer stores every cell as text (never a formula) and marks those with Excel's own
+  "quote prefix", the stored form of a typed leading apostrophe, so that editing the cell
+  keeps it text while its value stays exactly the output.
+* **JSON** (`json_text`): the controls above are written as JSON escapes (``\\u202e``), so
+  that JSON lines printed to a terminal show them and still parse to the same text.
+
+HTML is escaped by Jinja2's autoescape.
 """
 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -71,15 +78,22 @@ CSV_TRIGGERS = ("=", "+", "-", "@", "\t", "\r")
 _NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
 
 
+def formula_like(value: object) -> bool:
+    """Whether a spreadsheet would read this text cell as a formula (see the module docs):
+    it starts with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return and is not a plain
+    number. The one test behind every spreadsheet writer (CSV and XLSX)."""
+    return isinstance(value, str) and value.startswith(CSV_TRIGGERS) \
+        and not _NUMBER.fullmatch(value)
+
+
 def csv_cell(value: object) -> object:
     """A cell value that no spreadsheet reads as a formula (see the module docs).
 
-    Text starting with ``=``, ``+``, ``-``, ``@``, tab or carriage return gets a leading
-    apostrophe, unless it is a plain number; anything else is returned unchanged.
+    Text that is `formula_like` gets a leading apostrophe; anything else is returned
+    unchanged.
     """
-    if isinstance(value, str) and value.startswith(CSV_TRIGGERS) and not _NUMBER.fullmatch(
-            value):
-        return "'" + value
+    if formula_like(value):
+        return "'" + str(value)
     return value
 
 
@@ -99,6 +113,27 @@ def csv_text(frame: pd.DataFrame) -> str:
                 continue
         safe[column] = series.astype(object).map(csv_cell)
     return str(safe.to_csv(index=False))
+
+
+# --------------------------------------------------------------------------------------------
+# JSON
+
+
+def json_text(value: object, **options: Any) -> str:
+    """`json.dumps` with Unicode kept readable but controls and bidi overrides escaped.
+
+    ``\\u001b`` and ``\\u202e`` are JSON's own escapes: the text parses back exactly, and a
+    terminal shows them instead of obeying them. Options go to `json.dumps` (``indent``).
+    """
+    import json
+
+    return _INVISIBLE.sub(_json_escape, json.dumps(value, ensure_ascii=False, **options))
+
+
+def _json_escape(match: re.Match[str]) -> str:
+    # Outside strings json.dumps writes only the white space of `indent`: keep it.
+    char = match.group()
+    return char if char in "\n" else f"\\u{ord(char):04x}"
 
 
 # --------------------------------------------------------------------------------------------

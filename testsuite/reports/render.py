@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -137,8 +136,8 @@ def render(scores_list: list[Scores], kind: str, which: str = "both") -> str:
         scores_list = [_only(s, which) for s in scores_list]
     if kind == "json":
         documents = [scores_json(s) for s in scores_list]
-        return json.dumps(documents[0] if len(documents) == 1 else documents, indent=2,
-                          ensure_ascii=False) + "\n"
+        return escape.json_text(documents[0] if len(documents) == 1 else documents,
+                                indent=2) + "\n"
     if kind == "csv":
         return scores_csv(scores_list)
     tables = [t for s in scores_list for t in paper_tables(s, which)]

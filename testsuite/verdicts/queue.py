@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from ..errors import TestsuiteError
 from ..model import Suite, Verdict
 from ..names import pick
-from .store import record, record_many, verdict_file
+from .store import record, record_all, verdict_file
 
 if TYPE_CHECKING:
     from ..evaluate import Evaluation
@@ -229,7 +229,8 @@ def decide(suite: Suite, pair: str, item_id: str, output: str, verdict: str, *,
 def decide_many(suite: Suite, decisions: Iterable[tuple[str, str, Verdict]]
                 ) -> list[tuple[Path, str, Verdict]]:
     """Record verdicts (pair, item id, verdict as `store.make_verdict` makes it) where the
-    suite keeps them: one locked, atomic write per verdicts file (all or none of its own).
+    suite keeps them: all or none, however many verdicts files they go to
+    (`store.record_all`).
 
     Returns:
         (file, item id, verdict) of each, as written (what `batch.undo` takes back).
@@ -238,11 +239,9 @@ def decide_many(suite: Suite, decisions: Iterable[tuple[str, str, Verdict]]
     for pair, item_id, verdict in decisions:
         path = verdicts_path(suite, pair, item_id)
         by_file.setdefault(path, (pair, []))[1].append((item_id, verdict))
-    done: list[tuple[Path, str, Verdict]] = []
-    for path, (pair, written) in by_file.items():
-        record_many(path, pair, written)
-        done.extend((path, item_id, verdict) for item_id, verdict in written)
-    return done
+    record_all(by_file)  # every file or none
+    return [(path, item_id, verdict) for path, (_, written) in by_file.items()
+            for item_id, verdict in written]
 
 
 def verdicts_path(suite: Suite, pair: str, item_id: str) -> Path:

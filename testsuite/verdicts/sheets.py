@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..errors import Problem, TestsuiteError
-from ..files import read_bytes, read_text, write_bytes, write_text
+from ..files import decode, read_bytes, read_text, write_bytes, write_text
 from ..model import Suite
 from .conflicts import Impact, check_verdict
 from .queue import Pending
@@ -62,23 +63,87 @@ def sample_rows(sample: Sequence[SampleEntry]) -> list[dict[str, str]]:
              "suggested": "", "verdict": "", "note": ""} for e in sample]
 
 
+#: Limits of a sheet read back (`read_sheet`), far above any real sheet: a whole WMT
+#: campaign's pending decisions are ~10,000 rows of 13 columns, a few MB.
+MAX_SHEET_BYTES = 64 * 2**20
+#: Rows (the header included) and columns of a sheet.
+MAX_SHEET_ROWS = 100_000
+MAX_SHEET_COLUMNS = 100
+#: Characters in one cell (Excel itself holds at most 32,767).
+MAX_CELL_CHARS = 100_000
+#: Size of an XLSX's XML once unpacked, all parts together: a zip packs repetitive XML a
+#: thousand to one, so its own size says little ("zip bombs").
+MAX_SHEET_UNPACKED = 128 * 2**20
+#: Parts of an XLSX archive (a workbook of one sheet has about ten).
+MAX_SHEET_PARTS = 1_000
+
+#: Characters that XML 1.0, hence XLSX, cannot hold: written as OOXML's ``_xHHHH_`` escape
+#: (as Excel does), and a literal ``_xHHHH_`` with its underscore escaped, so that every
+#: output is written exactly and read back exactly (`_xlsx_text`, `_xlsx_value`).
+_XML_ILLEGAL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]|_(?=x[0-9A-Fa-f]{4}_)")
+_XLSX_ESCAPE = re.compile("_x([0-9A-Fa-f]{4})_")
+
+
+def _xlsx_text(value: str) -> str:
+    return _XML_ILLEGAL.sub(lambda m: f"_x{ord(m.group()):04X}_", value)
+
+
+def _xlsx_value(value: object) -> str:
+    """A cell value read from an XLSX as text, OOXML escapes decoded."""
+    if value is None:
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    text = str(value)
+    return _XLSX_ESCAPE.sub(lambda m: chr(int(m.group(1), 16)), text) if "_x" in text else text
+
+
+def _csv_cell(value: str) -> str:
+    """A cell of a CSV sheet: neutralised as every CSV the engine writes (`csv_cell`), and a
+    leading apostrophe doubled, so that reading strips exactly one (`_csv_value`)."""
+    from ..reports.escape import csv_cell
+
+    return "'" + value if value.startswith("'") else str(csv_cell(value))
+
+
+def _csv_value(value: str) -> str:
+    return value[1:] if value.startswith("'") else value
+
+
 def write_sheet(path: Path, rows: Sequence[dict[str, str]]) -> Path:
-    """Write rows as CSV, or XLSX if `path` ends in ``.xlsx`` (needs ``openpyxl``)."""
+    """Write rows as CSV, or XLSX if `path` ends in ``.xlsx`` (needs ``openpyxl``).
+
+    No cell can run as a formula: in CSV a formula-like cell gets a leading apostrophe
+    (`reports.escape.csv_cell`); in XLSX every cell is text, formula-like ones with Excel's
+    quote prefix, and characters XML cannot hold (ESC, …) as ``_x001B_``.
+    """
+    from ..reports.escape import formula_like
+
     if path.suffix.lower() == ".xlsx":
-        workbook = _openpyxl().Workbook()
-        sheet = workbook.active
-        sheet.title = "decisions"
-        sheet.append(list(COLUMNS))
+        openpyxl = _openpyxl()
+        from openpyxl.cell import WriteOnlyCell
+
+        workbook = openpyxl.Workbook(write_only=True)
+        sheet = workbook.create_sheet("decisions")
+
+        def cell(value: str) -> object:
+            # Text, never a formula; a spreadsheet must not turn "00123" into 123 either.
+            written = WriteOnlyCell(sheet, value=_xlsx_text(value))
+            written.data_type = "s"
+            if formula_like(value):
+                written.quotePrefix = True
+            return written
+
+        sheet.append([cell(c) for c in COLUMNS])
         for row in rows:
-            # Written as strings: a spreadsheet must not turn "00123" into 123.
-            sheet.append([row.get(c, "") for c in COLUMNS])
+            sheet.append([cell(str(row.get(c, ""))) for c in COLUMNS])
         buffer = io.BytesIO()
         workbook.save(buffer)
         return write_bytes(path, buffer.getvalue())
     out = io.StringIO(newline="")
-    writer = csv.DictWriter(out, fieldnames=COLUMNS, extrasaction="ignore")
-    writer.writeheader()
-    writer.writerows(rows)
+    writer = csv.writer(out)
+    writer.writerow(COLUMNS)
+    writer.writerows([_csv_cell(str(row.get(c, ""))) for c in COLUMNS] for row in rows)
     return write_text(path, "\ufeff" + out.getvalue())
 
 
@@ -106,15 +171,15 @@ class SheetRow:
 def read_sheet(path: Path) -> list[SheetRow]:
     """The rows of a filled sheet that carry a verdict (blank ones are skipped).
 
+    A CSV (``-``: standard input) or an XLSX, read within the limits above: every sheet
+    that is malformed, too large or not what its name says is one message naming the file
+    (and the row), never a traceback, a hang or memory beyond the limits.
+
     Raises:
-        TestsuiteError: for a file without the ``item``, ``output`` and ``verdict`` columns.
+        TestsuiteError: for a sheet that cannot be read or lacks the ``item``, ``output``
+            and ``verdict`` columns.
     """
-    if path.suffix.lower() == ".xlsx":
-        workbook = _openpyxl().load_workbook(io.BytesIO(read_bytes(path)), read_only=True)
-        table = [["" if c is None else str(c) for c in row]
-                 for row in workbook.active.iter_rows(values_only=True)]
-    else:
-        table = list(csv.reader(io.StringIO(read_text(path), newline="")))
+    table = _read_xlsx(path) if path.suffix.lower() == ".xlsx" else _read_csv(path)
     if not table:
         raise TestsuiteError(Problem("empty sheet", file=str(path)))
     header = [h.strip().casefold() for h in table[0]]
@@ -122,16 +187,138 @@ def read_sheet(path: Path) -> list[SheetRow]:
     if missing:
         raise TestsuiteError(Problem(f"missing column(s): {', '.join(missing)} (export one "
                                      "with testsuite export)", file=str(path), line=1))
+    csv_sheet = path.suffix.lower() != ".xlsx"
     rows = []
     for number, cells in enumerate(table[1:], start=2):
         values = dict(zip(header, cells, strict=False))
         verdict = values.get("verdict", "").strip().casefold()
         if not verdict:
             continue
-        rows.append(SheetRow(number, values.get("pair", "").strip(),
-                             values.get("item", "").strip(), values.get("output", ""), verdict,
+        pair, item, output = (values.get(key, "") for key in ("pair", "item", "output"))
+        if csv_sheet:  # the cells the export wrote, neutralised (`_csv_cell`)
+            pair, item, output = _csv_value(pair), _csv_value(item), _csv_value(output)
+        rows.append(SheetRow(number, pair.strip(), item.strip(), output, verdict,
                              values.get("note", "").strip()))
     return rows
+
+
+def _too_many(what: str, limit: int, path: Path, line: int | None = None) -> TestsuiteError:
+    return TestsuiteError(Problem(f"refused: the sheet has more than {limit:,} {what} (the "
+                                  "limit of a sheet)", file=str(path), line=line))
+
+
+def _check_row(cells: list[str], number: int, path: Path) -> list[str]:
+    if number > MAX_SHEET_ROWS:
+        raise _too_many("rows", MAX_SHEET_ROWS, path)
+    while cells and not cells[-1]:
+        cells.pop()
+    if len(cells) > MAX_SHEET_COLUMNS:
+        raise _too_many("columns", MAX_SHEET_COLUMNS, path, number)
+    if any(len(cell) > MAX_CELL_CHARS for cell in cells):
+        raise TestsuiteError(Problem(f"refused: a cell has more than {MAX_CELL_CHARS:,} "
+                                     "characters (the limit of a cell)", file=str(path),
+                                     line=number))
+    return cells
+
+
+def _read_csv(path: Path) -> list[list[str]]:
+    import sys
+
+    if str(path) == "-":
+        data = sys.stdin.buffer.read(MAX_SHEET_BYTES + 1)
+        if len(data) > MAX_SHEET_BYTES:
+            raise TestsuiteError(Problem("refused: more than the 64 MB a sheet may have",
+                                         file="standard input"))
+        text = decode(data, "standard input")
+    else:
+        text = read_text(path, limit=MAX_SHEET_BYTES)
+    reader = csv.reader(io.StringIO(text, newline=""))
+    table = []
+    saved = csv.field_size_limit()
+    csv.field_size_limit(MAX_CELL_CHARS + 1)  # process-wide: set back below
+    try:
+        for cells in reader:
+            table.append(_check_row(cells, reader.line_num, path))
+    except csv.Error as exc:
+        why = (f"a cell has more than {MAX_CELL_CHARS:,} characters (the limit of a cell)"
+               if "field larger" in str(exc) else f"not a readable CSV ({exc})")
+        raise TestsuiteError(Problem(f"refused: {why}", file=str(path),
+                                     line=reader.line_num)) from None
+    finally:
+        csv.field_size_limit(saved)
+    return table
+
+
+def _read_xlsx(path: Path) -> list[list[str]]:
+    """The cells of the first sheet of an XLSX as text, read within the limits.
+
+    The archive is checked before openpyxl parses it (a zip at all, its parts, their
+    unpacked size: zip's own reader stops at the sizes it declares, so they bound what is
+    unpacked); XML entities are refused (openpyxl parses with defusedxml, which the
+    ``xlsx`` extra installs: no billion laughs, no external entity); the sheet's
+    ``<dimension>`` is not trusted (it can claim one row of five, or a million), rows and
+    columns are counted as they are read.
+    """
+    import zipfile
+
+    openpyxl = _openpyxl()
+    if not getattr(openpyxl, "DEFUSEDXML", False):
+        raise TestsuiteError("reading XLSX safely needs defusedxml (which refuses XML "
+                             "entities): pip install 'testsuite[xlsx]' (or use a .csv file)")
+    data = read_bytes(path, MAX_SHEET_BYTES)
+    not_xlsx = "not an XLSX workbook ({}); save the sheet as .xlsx or .csv"
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(data))
+        parts = archive.infolist()
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, OSError, EOFError):
+        raise TestsuiteError(Problem(not_xlsx.format("not a zip archive"),
+                                     file=str(path))) from None
+    names = {part.filename for part in parts}
+    if "[Content_Types].xml" not in names:
+        raise TestsuiteError(Problem(not_xlsx.format("a zip archive without "
+                                                     "[Content_Types].xml"), file=str(path)))
+    if len(parts) > MAX_SHEET_PARTS or sum(p.file_size for p in parts) > MAX_SHEET_UNPACKED:
+        raise TestsuiteError(Problem(
+            f"refused: the XLSX unpacks to more than {MAX_SHEET_UNPACKED // 2**20} MB (the "
+            "limit of a sheet)", file=str(path)))
+    table: list[list[str]] = []
+    try:
+        workbook = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
+        try:
+            sheet = workbook.worksheets[0] if workbook.worksheets else None
+            if sheet is None or not hasattr(sheet, "iter_rows"):
+                raise TestsuiteError(Problem("the XLSX has no sheet of cells", file=str(path)))
+            if hasattr(sheet, "reset_dimensions"):
+                sheet.reset_dimensions()  # read every row, whatever <dimension> claims
+            for number, values in enumerate(sheet.iter_rows(values_only=True), start=1):
+                if number > MAX_SHEET_ROWS:
+                    raise _too_many("rows", MAX_SHEET_ROWS, path)
+                if len(values) > MAX_SHEET_COLUMNS and any(
+                        v is not None for v in values[MAX_SHEET_COLUMNS:]):
+                    raise _too_many("columns", MAX_SHEET_COLUMNS, path, number)
+                table.append(_check_row([_xlsx_value(v) for v in values[:MAX_SHEET_COLUMNS]],
+                                        number, path))
+        finally:
+            workbook.close()
+    except TestsuiteError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - a third-party parser on untrusted input
+        # openpyxl and the XML parser raise many kinds (KeyError for a missing part,
+        # defusedxml's EntitiesForbidden, ParseError, BadZipFile for a lying size, …);
+        # each is the same answer: this file is not a workbook we can read.
+        chain: list[BaseException] = [exc]
+        while len(chain) < 10 and (chain[-1].__cause__ or chain[-1].__context__):
+            chain.append(chain[-1].__cause__ or chain[-1].__context__)  # type: ignore[arg-type]
+        if any(type(e).__module__.startswith("defusedxml") for e in chain):
+            raise TestsuiteError(Problem(
+                "refused: the XLSX declares XML entities (no spreadsheet program writes them; "
+                "they can expand without bound or read other files)", file=str(path))) from None
+        innermost = chain[-1]
+        what = type(innermost).__name__
+        detail = str(innermost).splitlines()[0][:200] if str(innermost) else ""
+        raise TestsuiteError(Problem(not_xlsx.format(f"{what}: {detail}" if detail else what),
+                                     file=str(path))) from None
+    return table
 
 
 @dataclass

@@ -14,13 +14,14 @@ time both keep their decisions (each re-reads under the lock what the other wrot
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import getpass
 from pathlib import Path
 from typing import Any
 
 from ..errors import Problem, TestsuiteError
-from ..files import lock, write_text
+from ..files import check_surrogates, lock, write_all, write_text
 from ..model import VERDICTS, Item, Rule, Verdict
 from ..yamlio import dump_yaml, load_yaml, strip_lines
 
@@ -139,19 +140,59 @@ def make_verdict(output: str, verdict: str, annotator: str | None = None,
 
 def record_many(path: Path, pair: str, decisions: list[tuple[str, Verdict]]) -> None:
     """Add several decisions (item id, verdict) in one locked, atomic write: all or none."""
-    if not decisions:
+    record_all({path: (pair, decisions)})
+
+
+def record_all(by_file: dict[Path, tuple[str, list[tuple[str, Verdict]]]]) -> None:
+    """Add decisions to several verdicts files, all or none.
+
+    Every file is locked first (in sorted order, so that two writers never wait for each
+    other crosswise), then each is re-read and its new text written aside, and only when
+    all are written are they swapped in (`files.write_all`). A lock that is not free in
+    time, a file that cannot be read or written: no file is changed.
+
+    Args:
+        by_file: For each verdicts file, its pair and the (item id, verdict) to add.
+
+    Raises:
+        TestsuiteError: naming the file at fault and saying that nothing was recorded.
+    """
+    wanted = {path: decisions for path, decisions in by_file.items() if decisions[1]}
+    if not wanted:
         return
-    with lock(path):
-        data = _read(path, pair)
-        rules = data["rules"]
-        by_item = {str(rule.get("item")): rule for rule in rules if isinstance(rule, dict)}
-        for item, stored in decisions:
-            rule = by_item.get(item)
-            if rule is None:
-                rule = by_item[item] = {"item": item, "verdicts": []}
-                rules.append(rule)
-            rule.setdefault("verdicts", []).append(entry_of(stored))
-        write_text(path, dump_yaml(data))
+    try:
+        with contextlib.ExitStack() as held:
+            for path in sorted(wanted):
+                held.enter_context(lock(path))
+            contents = {}
+            for path in sorted(wanted):
+                pair, decisions = wanted[path]
+                data = _read(path, pair)
+                rules = data["rules"]
+                by_item = {str(rule.get("item")): rule for rule in rules
+                           if isinstance(rule, dict)}
+                for item, stored in decisions:
+                    rule = by_item.get(item)
+                    if rule is None:
+                        rule = by_item[item] = {"item": item, "verdicts": []}
+                        rules.append(rule)
+                    rule.setdefault("verdicts", []).append(entry_of(stored))
+                contents[path] = _encoded(dump_yaml(data), path)
+            write_all(contents)
+    except TestsuiteError as exc:
+        count = sum(len(decisions) for _, decisions in wanted.values())
+        files = f" in {len(wanted)} verdicts files" if len(wanted) > 1 else ""
+        raise TestsuiteError([*exc.problems, Problem(
+            "nothing was recorded" + (f" (the {count} decisions{files} are recorded all or "
+                                      "none)" if count > 1 else ""))]) from None
+
+
+def _encoded(text: str, path: Path) -> bytes:
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        check_surrogates(text, path)
+        raise
 
 
 def remove(path: Path, item: str, verdict: Verdict) -> bool:
