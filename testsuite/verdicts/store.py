@@ -181,10 +181,12 @@ def record_all(by_file: dict[Path, tuple[str, list[tuple[str, Verdict]]]]) -> No
             write_all(contents)
     except TestsuiteError as exc:
         count = sum(len(decisions) for _, decisions in wanted.values())
+        if count == 1:  # the message says what failed; one decision is all or none anyway
+            raise
         files = f" in {len(wanted)} verdicts files" if len(wanted) > 1 else ""
         raise TestsuiteError([*exc.problems, Problem(
-            "nothing was recorded" + (f" (the {count} decisions{files} are recorded all or "
-                                      "none)" if count > 1 else ""))]) from None
+            f"nothing was recorded (the {count} decisions{files} are recorded all or "
+            "none)")]) from None
 
 
 def _encoded(text: str, path: Path) -> bytes:
