@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from pathlib import Path
 
 import yaml
+from textual import events
 
 from testsuite.loader import lint
 from testsuite.tui.app import TriageApp
@@ -35,7 +37,8 @@ from .test_tui import (
 Pair = Callable[[TriageApp, object, TriageApp, object], Awaitable[None]]
 
 
-def drive_two(folder: Path, scenario: Pair) -> tuple[TriageApp, TriageApp]:
+def drive_two(folder: Path, scenario: Pair, size: tuple[int, int] = (120, 40)
+              ) -> tuple[TriageApp, TriageApp]:
     """Run alice's and bob's apps on the same folder at the same time."""
     # The apps' one-second look at the folder is what the tests do by hand, where a person
     # would wait, so that the interleaving is the same on a slow machine.
@@ -43,11 +46,17 @@ def drive_two(folder: Path, scenario: Pair) -> tuple[TriageApp, TriageApp]:
     bob = TriageApp(TriageSession.load(options(folder, annotator="bob")), follow=False)
 
     async def run() -> None:
-        async with alice.run_test(size=(120, 40)) as a, bob.run_test(size=(120, 40)) as b:
+        async with alice.run_test(size=size) as a, bob.run_test(size=size) as b:
             await scenario(alice, a, bob, b)
 
     asyncio.run(run())
     return alice, bob
+
+
+def looked_at(app: TriageApp) -> None:
+    """The person has had the entry on the screen for `settle` seconds: its drawing is moved
+    back in time rather than waited for, so that no test depends on the machine's speed."""
+    app.shown = [replace(shown, since=shown.since - app.settle) for shown in app.shown]
 
 
 def test_each_session_follows_the_others_decisions(project: Path) -> None:  # noqa: F811
@@ -58,6 +67,8 @@ def test_each_session_follows_the_others_decisions(project: Path) -> None:  # no
         assert KLACKS not in queue(bob)  # resolved elsewhere: gone from bob's queue
         assert current(bob) == NICHT
         assert bob.session is not None and bob.session.progress().resolved == 1
+        assert "alice decided it pass (idiom-02): you are now on neg-02" in bob.status
+        looked_at(bob)
         await b.press("f")  # type: ignore[attr-defined]  # bob: NICHT fail
         alice.watch_files()
         assert NICHT not in queue(alice)
@@ -174,3 +185,57 @@ def test_a_rule_edit_by_another_session_re_judges_the_queue(
         assert BOHNEN in queue(alice)
 
     drive_two(project, scenario)
+
+
+async def until(pilot: object, condition: Callable[[], bool]) -> None:
+    """Let the app work until `condition` holds (a bound, not a fixed wait)."""
+    for _ in range(400):
+        if condition():
+            return
+        await pilot.pause(0.05)  # type: ignore[attr-defined]
+    raise AssertionError("the app did not get there")
+
+
+def test_a_key_pressed_as_a_colleague_replaces_the_entry_is_dropped_and_said(
+        project: Path) -> None:  # noqa: F811
+    """The case reported: both on the same item; alice's p is saved, bob's view moves on to
+    the next item and bob's f, meant for the item he was reading, lands on the next one."""
+
+    async def scenario(alice: TriageApp, a: object, bob: TriageApp, b: object) -> None:
+        assert current(alice) == current(bob) == KLACKS
+        await a.press("p")  # type: ignore[attr-defined]
+        bob.watch_files()  # bob's look at the folder replaces his entry
+        assert current(bob) == NICHT
+        await b.press("f")  # type: ignore[attr-defined]  # pressed as the entry changed
+        assert [v[3] for v in verdicts(project)] == ["alice"]  # bob's f decided nothing
+        assert "f dropped: alice decided it pass (idiom-02) just before you pressed it; " \
+               "this is neg-02" in bob.status
+        assert "f dropped" in str(bob.query_one("#status").render())  # on the screen
+        assert current(bob) == NICHT
+        looked_at(bob)  # bob reads the new entry, then decides it
+        await b.press("f")  # type: ignore[attr-defined]
+        assert [(v[0], v[2], v[3]) for v in verdicts(project)] == [
+            ("idiom-02", "pass", "alice"), ("neg-02", "fail", "bob")]
+
+    drive_two(project, scenario, size=(80, 24))
+
+
+def test_a_key_acts_on_the_entry_on_screen_when_it_was_pressed_never_the_next(
+        project: Path) -> None:  # noqa: F811
+    """The root cause: the look at the folder is a timer, not a key, so it can run between
+    the moment a key is pressed and the moment it is handled. The key was pressed on
+    KLACKS; it must not decide what replaced KLACKS meanwhile."""
+
+    async def scenario(alice: TriageApp, a: object, bob: TriageApp, b: object) -> None:
+        await a.press("p")  # type: ignore[attr-defined]
+        key = events.Key("f", "f")  # bob presses f on KLACKS …
+        bob.watch_files()  # … and his app looks at the folder before handling it
+        bob.settle = 0.0  # not the reaction time: the key came before the new entry
+        bob.post_message(key)
+        await until(b, lambda: "dropped" in bob.status)
+        assert "f dropped: it was pressed on idiom-02, which is no longer on the screen; " \
+               "this is neg-02" in bob.status
+        assert [v[3] for v in verdicts(project)] == ["alice"]
+        assert current(bob) == NICHT
+
+    drive_two(project, scenario, size=(80, 24))

@@ -9,16 +9,27 @@ panel can be read on an 80×24 terminal; ←/→ always move in the queue.
 The app draws a `TriageSession` and maps keys to its methods; every pass or fail is on
 disk (locked, atomic) before the next entry is drawn. Every second it takes in what other
 sessions wrote (`TriageSession.sync`). Data (outputs, names, patterns) is always drawn as
-`rich.text.Text`, never as markup.
+`rich.text.Text`, never as markup. Messages go to a status line above the progress, never
+over the panels.
+
+**A key acts on what was on the screen when it was pressed.** A key is handled a moment
+after it is pressed, and the look at the folder runs in between (a timer, not a key): the
+entry current when the action runs may already be the next one. So the app remembers when
+each entry was drawn (`Shown`) and every key that acts on the entry (`p`, `f`, `s`, `n`,
+`e`, `E`, `a`, `b`) goes through `pressed_on`: it is dropped, and the status line says so,
+if the entry on screen when it was pressed is no longer the one drawn, or if another
+annotator's decision replaced the entry less than `SETTLE` seconds before it was pressed.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from rich.text import Text
 from textual import events, work
+from textual._time import get_time  # the clock of every event's `time`
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
@@ -27,6 +38,8 @@ from textual.widgets import DataTable, Footer, Header, LoadingIndicator, Static
 
 from ..errors import TestsuiteError
 from ..rule_edit import RegexField
+from ..verdicts.queue import Pending
+from ..words import counted
 from .filters import Filters
 from .render import (
     OUTCOME_STYLES,
@@ -38,10 +51,35 @@ from .render import (
     suggestion_text,
     why_text,
 )
-from .session import BatchDone, Decision, RuleEdit, TriageSession
+from .session import BatchDone, Decision, Key, RuleEdit, TriageSession, key_of
 
 #: Panels that `tab` cycles through (the one ↑/↓ scroll).
 PANELS = ("systems", "entry", "rule-box")
+#: Seconds after another annotator's decision replaced the entry on screen during which a
+#: key that acts on the entry is dropped: the person was looking at the entry before and
+#: has not taken the new one in (a reaction to a change on screen takes about half a
+#: second; in the case reported, `f` came 0.4 to 0.6 s after the new entry was drawn).
+SETTLE = 1.5
+#: How many drawn entries are remembered to find the one on screen when a key was pressed.
+SHOWN_KEPT = 16
+
+
+@dataclass(frozen=True)
+class Shown:
+    """An entry as drawn on the screen.
+
+    Attributes:
+        key: The entry (None: the queue was empty).
+        item: Its item id, to name it in messages.
+        since: When it was drawn, on the clock of key events' ``time``.
+        by: What replaced the entry drawn before, when it was not this annotator
+            ("alice decided it pass"); empty otherwise.
+    """
+
+    key: Key | None
+    item: str
+    since: float
+    by: str = ""
 
 
 class TriageApp(App[int]):
@@ -93,6 +131,10 @@ class TriageApp(App[int]):
         self.loader = loader
         self.error: TestsuiteError | None = None
         self.panel = PANELS[0]
+        self.settle = SETTLE
+        self.shown: list[Shown] = []  # the entries drawn, latest last
+        self.key: events.Key | None = None  # the key being handled
+        self.status = ""  # the last message of the status line (tests read it)
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -107,6 +149,7 @@ class TriageApp(App[int]):
             table: DataTable[Text] = DataTable(id="systems", cursor_type="none",
                                                zebra_stripes=True)
             yield table
+            yield Static(id="status")
             yield Static(id="progress")
         yield Footer()
 
@@ -172,26 +215,39 @@ class TriageApp(App[int]):
         synced = session.sync()
         session.announce()
         session.look_around()
-        for problem in synced.problems:
-            self.notify(problem, severity="error", timeout=8, markup=False)
+        messages = []
         if synced.rules:
-            self.notify("rules changed on disk: " + ", ".join(synced.rules), timeout=5,
-                        markup=False)
+            messages.append("rules changed on disk: " + ", ".join(synced.rules))
+        by = ""
+        if before is not None and session.current is not None \
+                and key_of(session.current) != key_of(before):
+            by = f"{session.resolved_by(before)} ({before.item})"
+            messages.append(f"{by}: you are now on {session.current.item}")
+        if synced.problems:
+            self.say("\n".join(synced.problems), "error")
+        elif messages:
+            self.say("; ".join(messages))
         if synced or session.others != before_others:
-            if before is not None and session.current is not None \
-                    and session.current.item != before.item:
-                self.notify(f"{before.item} was resolved elsewhere; moved on", timeout=5,
-                            markup=False)
-            self.show()
+            self.show(by=by)
 
     # --- drawing ----------------------------------------------------------------------------
 
-    def show(self) -> None:
-        """Draw the current entry, its rule, the progress and the systems' outcomes."""
+    def show(self, by: str = "") -> None:
+        """Draw the current entry, its rule, the progress and the systems' outcomes.
+
+        Args:
+            by: What replaced the entry on screen, when another annotator did (`Shown.by`).
+        """
         session = self.session
         if session is None:
             return
         entry = session.current
+        key = key_of(entry) if entry is not None else None
+        if not self.shown or self.shown[-1].key != key:
+            self.shown.append(Shown(key, entry.item if entry else "", get_time(), by))
+            del self.shown[:-SHOWN_KEPT]
+            for name in PANELS:  # a new entry is read from its top (its id, its source)
+                self.query_one(f"#{name}").scroll_home(animate=False)
         progress = session.progress()
         decided_here = sum(session.is_decided(e) for e in session.entries)
         self.query_one("#progress", Static).update(progress_text(
@@ -254,7 +310,46 @@ class TriageApp(App[int]):
 
     def report(self, error: TestsuiteError) -> None:
         """Show a problem without leaving the app."""
-        self.notify(str(error), severity="error", timeout=10, markup=False)
+        self.say(str(error), "error")
+
+    def say(self, message: str, severity: str = "information") -> None:
+        """Put a message on the status line (it stays until the next one).
+
+        A line of the layout rather than a notification: notifications pile up over the
+        panels on a small terminal, and a message a person must see (a dropped key) would
+        vanish on a timer.
+        """
+        self.status = message
+        style = {"error": "bold red", "warning": "yellow"}.get(severity, "")
+        self.query_one("#status", Static).update(Text(message, style=style))
+
+    def pressed_on(self) -> Pending | None:
+        """The entry the key being handled was pressed on, or None if the key is dropped.
+
+        The entry on screen when the key was pressed (`Shown`, by the key's ``time``) must
+        still be the one drawn, and must not have replaced another annotator's entry
+        less than `settle` seconds before the key: otherwise the key is dropped, and the
+        status line says so, because the person could not have seen what it would act on.
+        Without a key (an action called directly), the entry on screen now.
+        """
+        session = self.session
+        entry = session.current if session is not None else None
+        if entry is None or not self.shown:
+            return entry
+        pressed = self.key.time if self.key is not None else get_time()
+        name = self.key.key if self.key is not None else "the key"
+        drawn = self.shown[-1]
+        at_press = next((s for s in reversed(self.shown) if s.since <= pressed), self.shown[0])
+        if at_press is not drawn:
+            self.say(f"{name} dropped: it was pressed on {at_press.item or 'an empty queue'}, "
+                     f"which is no longer on the screen; this is {entry.item} — read it, then "
+                     f"press {name} again", "warning")
+            return None
+        if drawn.by and pressed < drawn.since + self.settle:
+            self.say(f"{name} dropped: {drawn.by} just before you pressed it; this is "
+                     f"{entry.item} — read it, then press {name} again", "warning")
+            return None
+        return entry
 
     def mark_panel(self) -> None:
         """Show which panel ↑/↓ scroll."""
@@ -268,26 +363,31 @@ class TriageApp(App[int]):
         return self.session is not None or action == "quit_triage"
 
     def action_decide(self, verdict: str) -> None:
-        """Record pass or fail on the entry (with its note) and go to the next open one."""
+        """Record pass or fail on the entry the key was pressed on (with its note) and go
+        to the next open one."""
         assert self.session is not None
+        entry = self.pressed_on()
+        if entry is None:
+            return
         try:
-            decision = self.session.decide(verdict)
+            decision = self.session.decide(verdict, entry, advance=True)
         except TestsuiteError as exc:
             self.report(exc)
             return
         if decision is not None:
             what = "settled" if decision.verdict.settles else "saved"
-            self.notify(f"{verdict} {what} for {decision.entry.item} in {decision.path}",
-                        timeout=3, markup=False)
+            message = f"{verdict} {what} for {decision.entry.item} in {decision.path}"
             if all(self.session.is_decided(e) for e in self.session.entries):
-                self.notify("Every entry of this queue is decided: q quits, / shows others.",
-                            timeout=8)
+                message += "; every entry of this queue is decided: q quits, / shows others"
+            self.say(message)
         self.session.announce()
         self.show()
 
     def action_skip(self) -> None:
         """Go to the next undecided entry without deciding this one."""
         assert self.session is not None
+        if self.pressed_on() is None:
+            return
         self.session.next_open()
         self.show()
 
@@ -324,16 +424,14 @@ class TriageApp(App[int]):
             self.report(exc)
             return
         if action is None:
-            self.notify("nothing of yours to undo", severity="warning", timeout=3)
+            self.say("nothing of yours to undo", "warning")
         elif isinstance(action, Decision):
-            self.notify(f"undid {action.verdict.verdict} on {action.entry.item}", timeout=3,
-                        markup=False)
+            self.say(f"undid {action.verdict.verdict} on {action.entry.item}")
         elif isinstance(action, BatchDone):
-            self.notify(f"undid the batch: {len(action.recorded)} verdicts taken back",
-                        timeout=4, markup=False)
+            self.say(f"undid the batch: {counted(len(action.recorded), 'verdict')} taken back")
         elif isinstance(action, RuleEdit):
-            self.notify(f"undid the edit of {action.field} of {action.item}: back to "
-                        f"{action.old or '(none)'!r}", timeout=6, markup=False)
+            self.say(f"undid the edit of {action.field} of {action.item}: back to "
+                     f"{action.old or '(none)'!r}")
         self.show()
 
     def prompt(self, screen: ModalScreen[Any], done: Callable[[Any], None]) -> None:
@@ -364,10 +462,21 @@ class TriageApp(App[int]):
         the main screen; they come back here (forwarded, unhandled) once the dialog is the
         active screen, before its input is ready.
         """
+        if not isinstance(event, events.Key):
+            await super().on_event(event)
+            return
+        # The key's actions find it here (`pressed_on`: when was it pressed?).
+        outer, self.key = self.key, event
+        try:
+            await self._on_key_event(event)
+        finally:
+            self.key = outer
+
+    async def _on_key_event(self, event: events.Key) -> None:
         from .screens import TypeAhead
 
         screen = self.screen if self._screen_stack else None
-        if isinstance(event, events.Key) and isinstance(screen, TypeAhead) and (
+        if isinstance(screen, TypeAhead) and (
                 event.key == "enter" or event.character is not None and event.is_printable):
             character = "\n" if event.key == "enter" else str(event.character)
             if screen.submitted:  # typed after the enter that closes the dialog
@@ -388,7 +497,7 @@ class TriageApp(App[int]):
         from .screens import PromptScreen
 
         assert self.session is not None
-        entry = self.session.current
+        entry = self.pressed_on()
         if entry is None:
             return
         session = self.session
@@ -400,7 +509,7 @@ class TriageApp(App[int]):
                 except TestsuiteError as exc:
                     self.report(exc)
                     return
-                self.notify(f"note saved {where}", timeout=3, markup=False)
+                self.say(f"note saved {where}")
                 self.show()
 
         decided = session.is_decided(entry)
@@ -421,8 +530,7 @@ class TriageApp(App[int]):
                 if session.jump(text):
                     self.show()
                 else:
-                    self.notify(f"no entry in the queue for {text!r}", severity="warning",
-                                timeout=4, markup=False)
+                    self.say(f"no entry in the queue for {text!r}", "warning")
 
         self.prompt(PromptScreen("Go to: an item id, or text in the output or source", "",
                                  input_id="jump-input"), done)
@@ -456,14 +564,13 @@ class TriageApp(App[int]):
         from .screens import RegexScreen
 
         assert self.session is not None
-        entry = self.session.current
+        entry = self.pressed_on()
         if entry is None:
             return
 
         def done(saved: object) -> None:
             if saved:
-                self.notify(f"{field} of {entry.item} saved; outcomes re-judged (u undoes)",
-                            timeout=4, markup=False)
+                self.say(f"{field} of {entry.item} saved; outcomes re-judged (u undoes)")
             self.show()
 
         self.prompt(RegexScreen(self.session, entry, field), done)
@@ -471,10 +578,13 @@ class TriageApp(App[int]):
     def action_accept(self) -> None:
         """Accept the suggestion shown: its pattern and examples go into the rules file."""
         assert self.session is not None
-        suggestions = self.session.suggestions()
+        entry = self.pressed_on()
+        if entry is None:
+            return
+        suggestions = self.session.suggestions(entry)
         if not suggestions:
-            self.notify("no suggestion for this item (decide a few of its outputs first)",
-                        severity="warning", timeout=4)
+            self.say("no suggestion for this item (decide a few of its outputs first)",
+                     "warning")
             return
         chosen = suggestions[0]
         try:
@@ -482,9 +592,8 @@ class TriageApp(App[int]):
         except TestsuiteError as exc:
             self.report(exc)
             return
-        self.notify(f"{chosen.field} of {chosen.item} is now {chosen.pattern!r}: "
-                    f"{len(chosen.decides)} outputs decided, examples added (u undoes)",
-                    timeout=6, markup=False)
+        self.say(f"{chosen.field} of {chosen.item} is now {chosen.pattern!r}: "
+                 f"{counted(len(chosen.decides), 'output')} decided, examples added (u undoes)")
         self.show()
 
     def action_batch(self) -> None:
@@ -492,13 +601,13 @@ class TriageApp(App[int]):
         from .screens import BatchScreen
 
         assert self.session is not None
-        if self.session.current is None:
+        if self.pressed_on() is None:
             return
 
         def done(result: object) -> None:
             if isinstance(result, BatchDone):
-                self.notify(f"{len(result.recorded)} outputs decided {result.batch.verdict} "
-                            "(u undoes the batch)", timeout=5, markup=False)
+                self.say(f"{counted(len(result.recorded), 'output')} decided "
+                         f"{result.batch.verdict} (u undoes the batch)")
             self.show()
 
         self.prompt(BatchScreen(self.session), done)

@@ -416,14 +416,21 @@ class TriageSession:
         self.shared.save_drafts(self.notes, entry.pair, entry.item)
         return "as a draft, stored with the verdict"
 
-    def decide(self, verdict: str, entry: Pending | None = None) -> Decision | None:
-        """Record `verdict` (pass or fail) on the current entry and go to the next open one
-        (or on `entry`, staying where the session is: an output a batch preview got wrong).
+    def decide(self, verdict: str, entry: Pending | None = None, *,
+               advance: bool | None = None) -> Decision | None:
+        """Record `verdict` (pass or fail) on `entry` (default: the current entry).
 
         Deciding an entry again replaces this session's earlier verdict on it; deciding an
         entry in disagreement settles it (the verdict is marked ``settles``).
+
+        Args:
+            verdict: ``pass`` or ``fail``.
+            entry: The entry decided. The app names the entry that was on the screen when
+                the key was pressed, never whatever is current when the key is handled.
+            advance: Go to the next open entry afterwards; by default only when `entry`
+                is not given (an output a batch preview got wrong is decided in place).
         """
-        advance = entry is None
+        advance = entry is None if advance is None else advance
         entry = entry or self.current
         if entry is None:
             return None
@@ -633,6 +640,14 @@ class TriageSession:
         """The verdicts in force on the entry's output (several: a disagreement)."""
         rule = self.rule_of(entry)
         return in_force(rule.verdicts).get(entry.output, []) if rule else []
+
+    def resolved_by(self, entry: Pending) -> str:
+        """What took `entry` out of the queue elsewhere, in words ("alice decided it pass")."""
+        standing = self.standing(entry)
+        if standing:
+            return ", ".join(f"{v.annotator or 'someone'} decided it {v.verdict}"
+                             for v in standing)
+        return "its rule was changed on disk"
 
     def outcomes(self, entry: Pending) -> list[SystemOutcome]:
         """Every evaluated system's output for the entry's item, judged now."""
