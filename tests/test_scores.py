@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import random
 import shutil
 import subprocess
 from pathlib import Path
@@ -252,6 +253,39 @@ def test_adjusted_p_and_monte_carlo_error_in_json_and_csv():
                          for line in macro)
     assert all(line["p_mc_error"] == "" for line in lines if line["level"] == "micro")
     assert scores.signature.get("correction") == "holm-pairs"
+
+
+def test_the_published_label_measures_which_way_it_errs():
+    # Two systems that agree on most items: the published reading (unpaired, pooled
+    # proportion over all items) overstates the standard error of their difference; the
+    # note on each macro row says so, with the ratio measured on the data. (It said
+    # "understates" whatever the data.)
+    rng = random.Random(5)
+    items = {f"i{k}": (f"Cat {k % 4}", f"P{k % 12}") for k in range(240)}
+    first = "".join(rng.choice("pppf") for _ in items)
+    second = "".join(c if rng.random() < 0.9 else "f" for c in first)
+    scores = score(make_evaluation(items, {"S1": first, "S2": second}), make_suite(items))
+    notes = {n.levels: str(n) for n in scores.notes if "published reading" in str(n)}
+    assert set(notes) == {("category-macro",), ("phenomenon-macro",)}
+    for level, by in (("category-macro", "category"), ("phenomenon-macro", "phenomenon")):
+        row = scores.row(level)
+        assert row is not None
+        n, (a, b) = row.items, row.accuracy
+        pooled = (round(a * n) + round(b * n)) / (2 * n)
+        published = math.sqrt(pooled * (1 - pooled) * 2 / n)
+        matrix = scores.matrix
+        labels = [c if by == "category" else (c, p)
+                  for c, p in zip(matrix.categories, matrix.phenomena, strict=True)]
+        variance, groups = 0.0, sorted(set(labels))
+        for group in groups:  # the stratified variance, group by group
+            d = [(x == "p") - (y == "p") for x, y, g in zip(first, second, labels, strict=True)
+                 if g == group]
+            mean = sum(d) / len(d)
+            variance += sum((v - mean) ** 2 for v in d) / (len(d) - 1) / len(d)
+        ratio = published / (math.sqrt(variance) / len(groups))
+        assert ratio > 1.05
+        assert f"overstates the standard error ({ratio:.2f}× the stratified one" in \
+            notes[(level,)]
 
 
 @pytest.mark.parametrize("kind", ["markdown", "latex"])

@@ -30,14 +30,17 @@ from testsuite.stats import (
     mcnemar_pvalues,
     published_macro_pvalues,
     rank_ranges,
+    stratified_difference,
     stratified_pvalues,
     two_sided,
     wilson_interval,
     ztest_pvalues,
 )
 
+from .reference import adjust as reference_adjust
 from .reference import decisions, family
 from .reference import mcnemar as reference_mcnemar
+from .reference import stratified as reference_stratified
 
 CORRECTIONS: list[Correction | None] = [None, "holm", "bonferroni", "fdr_bh"]
 PROPERTY_SETTINGS = settings(max_examples=40, deadline=None)
@@ -178,28 +181,43 @@ def systems(seed: int, n_items: int = 300, rates: tuple[float, ...] = (0.8, 0.6)
             rng.integers(0, 6, n_items))
 
 
-def hand_stratified(best: npt.NDArray[np.bool_], other: npt.NDArray[np.bool_],
-                    groups: npt.NDArray[np.int_]) -> float:
-    """The stratified paired Z-test written out group by group."""
-    labels = np.unique(groups)
-    means, variances = [], []
-    for g in labels:
-        d = best[groups == g].astype(float) - other[groups == g].astype(float)
-        means.append(d.mean())
-        variances.append(d.var() / d.size)  # plug-in variance of the group mean
-    delta = sum(means) / len(labels)
-    se = math.sqrt(sum(variances)) / len(labels)
-    return 0.5 * math.erfc(delta / se / math.sqrt(2))
-
-
 def test_stratified_test_equals_the_formula_written_out() -> None:
+    # tests/reference.py: numpy's var(ddof=1) group by group, scipy's norm.sf.
     passed, groups = systems(4, rates=(0.75, 0.7, 0.6))
     matrix = stratified_pvalues(passed, groups)
-    for i in range(3):
-        for j in range(3):
-            if i != j:
-                assert matrix[i, j] == pytest.approx(
-                    hand_stratified(passed[:, i], passed[:, j], groups), rel=1e-9)
+    expected, _ = reference_stratified(passed, list(groups))
+    assert matrix == pytest.approx(expected, rel=1e-9)
+
+
+def test_stratified_variance_is_unbiased_in_small_groups() -> None:
+    # Groups of 2 to 5 items, as many phenomena of the DFKI suite: the unbiased variance
+    # (n_g − 1) is larger than the plug-in one (n_g) by up to √2 in the standard error.
+    rng = np.random.default_rng(8)
+    groups = np.repeat(np.arange(30), rng.integers(2, 6, 30))
+    passed = rng.random((groups.size, 2)) < (0.8, 0.7)
+    difference = stratified_difference(passed, groups)
+    _, errors = reference_stratified(passed, list(groups))
+    assert difference.se[0, 1] == pytest.approx(errors[0, 1], rel=1e-12)
+    d = passed[:, 0].astype(float) - passed[:, 1]
+    plug_in = math.sqrt(sum(np.var(d[groups == g]) / (groups == g).sum()
+                            for g in range(30))) / 30
+    assert 1.1 < difference.se[0, 1] / plug_in < 1.5
+
+
+def test_a_one_item_group_contributes_its_squared_difference() -> None:
+    # Two systems agree on a 10-item group and differ on a one-item group: δ = 1/2 · 1.
+    # The plug-in variance is 0 (p = 0: "significant" on one item); d² = 1 gives
+    # se = sqrt(1) / 2, z = 1, p = 1 − Φ(1) = 0.1587.
+    passed = np.array([[1, 1]] * 10 + [[1, 0]], dtype=bool)
+    groups = ["big"] * 10 + ["single"]
+    assert stratified_pvalues(passed, groups)[0, 1] == pytest.approx(0.15865525393145707)
+    assert reference_stratified(passed, groups)[0][0, 1] == pytest.approx(0.15865525393145707)
+    # Agreeing on the one item: it adds nothing (d = 0, and so d² = 0).
+    passed[10] = True
+    passed[:3, 1] = False
+    with_single = stratified_difference(passed, groups).se[0, 1]
+    without = stratified_difference(passed[:10], groups[:10]).se[0, 1]
+    assert with_single == pytest.approx(without / 2)  # same variance, over G = 2 groups
 
 
 def naive_bootstrap(passed: npt.NDArray[np.bool_], groups: npt.NDArray[np.int_],
@@ -312,7 +330,10 @@ def test_correct_matches_statsmodels(method: Correction) -> None:
     rng = np.random.default_rng(0)
     for p in (rng.random(12), rng.random(7) ** 4, np.array([0.01, 0.01, 0.02, 0.02, 0.5, 0.9, 1.0]),
               np.array([0.3]), np.array([0.0, 0.0, 1.0])):
-        assert correct(p, method) == pytest.approx(multipletests(p, method=method)[1], abs=1e-15)
+        expected = multipletests(p, method=method)[1]
+        assert correct(p, method) == pytest.approx(expected, abs=1e-15)
+        # The plain-loop reference of the real-data tests, likewise.
+        assert reference_adjust(list(p), method) == pytest.approx(expected, abs=1e-15)
 
 
 def test_correct_edge_cases() -> None:

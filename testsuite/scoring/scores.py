@@ -15,14 +15,17 @@ Definitions follow `../shared/SPEC.md`:
 * **First performance cluster** of a row: the best system and every system not significantly
   worse in a one-tailed test at α (bold in reports). The published test is the
   two-proportion Z-test. With ``test="paired"`` proportion rows use the exact McNemar test
-  (after the fairness rule every system is scored on the same items).
+  (after the fairness rule every system is scored on the same items). With a correction,
+  the first cluster, the clusters and the rank ranges read one family of comparisons
+  (`stats.adjusted_pvalues`), and `ScoreRow.p_adjusted` is the p-value that decides.
 * **Macro-average rows** are not one proportion. ``macro_test="published"`` (the default with
   the Z-test) tests them the way the published tables are read — the macro-average taken as
-  a proportion over the row's items — which reproduces the papers but is approximate (the
-  real standard error of the category macro-average is about twice as large); every report
-  says so. ``stratified`` is a paired Z-test with the stratified variance of the difference
-  (the default with ``test="paired"``), ``bootstrap`` a paired bootstrap within groups (its
-  Monte Carlo error is reported; the two agree within about 0.01 on the real data).
+  a proportion over the row's items, rounded to whole passes — which reproduces the papers
+  but is approximate, and errs either way: the note on each macro row measures which
+  (`_RowBuilder._published_note`). ``stratified`` is a paired Z-test with the stratified,
+  unbiased variance of the difference (the default with ``test="paired"``), ``bootstrap``
+  a paired bootstrap within groups (its Monte Carlo error is reported per p-value,
+  `ScoreRow.p_mc_error`, and in a note).
 * **Bounds** (`ScoreRow.lower`, `upper`): while warnings are open, how far deciding them —
   any of them, either way — could move the row's accuracy under the same fairness rule:
   always an interval containing the accuracy shown.
@@ -57,7 +60,10 @@ from ..stats import (
     macro_interval,
     macro_pvalues,
     proportion_pvalues,
+    published_standard_errors,
     rank_ranges,
+    stratified_difference,
+    stratified_pvalues,
     wilson_interval,
 )
 from ..values import choice, count, probability
@@ -77,11 +83,15 @@ Test = Literal["ztest", "paired"]
 MacroTest = Literal["published", "stratified", "bootstrap"]
 #: Names in the signature of methods whose definition changed since the first release: a
 #: signature names what computed its numbers, so an old number is never taken for a new one.
-SIGNATURE_NAMES: dict[str, str] = {}
+#: ``stratified``: the unbiased (n_g − 1) variance of the paired differences (was n_g).
+SIGNATURE_NAMES = {"stratified": "stratified-unbiased"}
 #: Suffix of a correction's name in the signature: the family is every pair of systems with
 #: different scores (`stats.adjusted_pvalues`; the first cluster used the best-against-other
 #: comparisons only).
 FAMILY = "pairs"
+#: The published reading's standard error counts as "close to" the stratified one within
+#: this factor either way; beyond it, the note on the row says which way it errs.
+PUBLISHED_TOLERANCE = 1.05
 
 
 class Significance:
@@ -607,12 +617,9 @@ class _RowBuilder:
         ci_low, ci_high = macro_interval(passes, sizes[kept])
         low, high = _macro_bounds(group_low[kept], group_high[kept], group_low[~kept],
                                   group_high[~kept])
-        if self.options.macro == "published" and level == "category-macro":
-            self.notes.append(Note(
-                f"macro-average rows: first cluster by the published reading (the "
-                f"macro-average taken as a proportion over {items:,} items); this reproduces "
-                "the papers but understates the standard error: --macro-test stratified or "
-                "bootstrap tests them correctly", tuple(MACRO_LEVELS)))
+        if self.options.macro == "published":
+            self.notes.append(self._published_note(level, items, accuracy, pvalues, passed,
+                                                   labels))
         if (~kept).any():
             self.notes.append(Note(
                 f"the {by} macro-average is over {int(kept.sum())} of {len(kept)} {by} rows "
@@ -620,6 +627,52 @@ class _RowBuilder:
         rounded = np.rint(accuracy * items).astype(np.int64)
         return self._row(level, "", "", items, len(kept), rounded, accuracy, pvalues, low,
                          high, ci_low, ci_high, groups=int(kept.sum()), errors=errors)
+
+    def _published_note(self, level: str, items: int, accuracy: np.ndarray,
+                        pvalues: np.ndarray, passed: np.ndarray, labels: np.ndarray) -> Note:
+        """Which way the published reading errs on this row, measured on its data.
+
+        The ratio of the standard error the published reading assumes to the stratified one
+        (`stats.stratified_difference`), median over the comparisons of the first cluster
+        (each best system against each other one), and the systems the stratified test
+        would put in or out of the first cluster.
+        """
+        options = self.options
+        by = MACRO_LEVELS[level]
+        text = (f"the {by} macro-average: first cluster by the published reading (the "
+                f"macro-average as a proportion over {items:,} items, rounded to whole "
+                "passes), as in the papers")
+        best = accuracy == accuracy.max()
+        published = published_standard_errors(accuracy, items)[np.ix_(best, ~best)]
+        stratified = stratified_difference(passed, labels)
+        se = stratified.se[np.ix_(best, ~best)]
+        if (se > 0).any():
+            ratio = float(np.median(published[se > 0] / se[se > 0]))
+            measured = (f"{ratio:.2f}× the stratified one, median over the best-against-other "
+                        "comparisons")
+            if ratio < 1 / PUBLISHED_TOLERANCE:
+                text += f"; here it understates the standard error ({measured})"
+            elif ratio > PUBLISHED_TOLERANCE:
+                text += f"; here it overstates the standard error ({measured}): conservative"
+            else:
+                text += f"; here its standard error is about right ({measured})"
+        first = first_cluster(accuracy, pvalues, alpha=options.alpha,
+                              correction=options.correction)
+        right = first_cluster(accuracy, stratified_pvalues(passed, labels),
+                              alpha=options.alpha, correction=options.correction)
+        order = sorted(range(accuracy.size), key=lambda i: (-accuracy[i], self.matrix.systems[i]))
+        wrongly_out = [self.matrix.systems[i] for i in order if right[i] and not first[i]]
+        wrongly_in = [self.matrix.systems[i] for i in order if first[i] and not right[i]]
+        if wrongly_out:
+            text += (f"; by the stratified test {_names(wrongly_out)} would be in the first "
+                     "cluster too")
+        if wrongly_in:
+            text += (f"; by the stratified test {_names(wrongly_in)} would not be in the "
+                     "first cluster")
+        if not wrongly_in and not wrongly_out:
+            text += "; the stratified test gives the same first cluster"
+        return Note(text + ". --macro-test stratified or bootstrap tests it correctly",
+                    (level,))
 
     def _check_stability(self, level: str, deciding: np.ndarray, errors: np.ndarray) -> None:
         """Note the first-cluster decisions whose deciding p-value lies within three Monte
@@ -676,6 +729,11 @@ class _RowBuilder:
                 names = "; ".join(str(d) for d in part)
                 self.notes.insert(0, Note(f"{len(part)} {level} row(s) have no score: {names}",
                                           (level, f"{level}-macro")))
+
+
+def _names(names: Sequence[str]) -> str:
+    """"A", "A and B", "A, B and C"."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def _deciding_error(accuracy: np.ndarray, pvalues: np.ndarray, errors: np.ndarray
