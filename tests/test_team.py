@@ -17,7 +17,7 @@ from textual import events
 
 from testsuite.loader import lint
 from testsuite.tui.app import TriageApp
-from testsuite.tui.screens import RegexScreen
+from testsuite.tui.screens import BatchScreen, RegexScreen
 from testsuite.tui.session import TriageSession
 
 from .test_tui import (
@@ -239,3 +239,30 @@ def test_a_key_acts_on_the_entry_on_screen_when_it_was_pressed_never_the_next(
         assert current(bob) == NICHT
 
     drive_two(project, scenario, size=(80, 24))
+
+
+def test_a_batch_whose_outputs_changed_since_its_preview_is_refused_with_what_changed(
+        project: Path) -> None:  # noqa: F811
+    async def scenario(alice: TriageApp, a: object, bob: TriageApp, b: object) -> None:
+        await a.press("j", "j", "b")  # type: ignore[attr-defined]  # alice: idiom-01, batch
+        screen = alice.screen
+        assert isinstance(screen, BatchScreen) and screen.chosen is not None
+        shown = [decided.output for _, decided in screen.chosen.decides]
+        assert shown == [ERZAEHLT[2], BOHNEN[2]]  # the preview: both pending outputs, pass
+        await b.press("j", "j", "j")  # type: ignore[attr-defined]
+        assert current(bob) == BOHNEN
+        await b.press("f")  # type: ignore[attr-defined]  # bob decides one of them meanwhile
+        await a.press("enter")  # type: ignore[attr-defined]
+        assert alice.screen is screen  # refused: the dialog stays, saying what changed
+        error = str(screen.query_one("#batch-error").render())
+        assert "Not recorded: the outputs changed since the preview was shown" in error
+        assert f"idiom-01 {BOHNEN[2]!r}: 'pending' → 'fail by bob'" in error
+        assert [(v[1], v[3]) for v in verdicts(project)] == [(BOHNEN[2], "bob")]
+        # The preview now shows the batch as it stands; a second enter records that.
+        assert [d.output for _, d in screen.chosen.decides] == [ERZAEHLT[2]]
+        await a.press("enter")  # type: ignore[attr-defined]
+        assert alice.screen is not screen
+
+    drive_two(project, scenario, size=(80, 24))
+    assert sorted((v[1], v[2], v[3]) for v in verdicts(project)) == [
+        (BOHNEN[2], "fail", "bob"), (ERZAEHLT[2], "pass", "alice")]

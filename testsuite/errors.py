@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 
@@ -49,6 +50,54 @@ class TestsuiteError(Exception):
             problems = [problems]
         self.problems: list[Problem] = problems
         super().__init__("\n".join(str(p) for p in problems))
+
+
+class Stale(TestsuiteError):
+    """What an action was prepared on changed before it could be written (another annotator
+    wrote meanwhile); nothing was written.
+
+    Attributes:
+        diff: One line per thing that changed: ``what: 'seen' → 'now'``.
+    """
+
+    def __init__(self, problem: Problem, diff: list[str]) -> None:
+        super().__init__(problem)
+        self.diff = diff
+
+
+def check_view(seen: Mapping[str, object], now: Mapping[str, object], what: str, *,
+               file: str | None = None, item: str | None = None) -> None:
+    """Refuse an action prepared on a view that no longer holds.
+
+    A person decides on what the screen showed (a rule, the outputs of a preview); if that
+    changed on disk since, writing would apply the decision to something they never saw.
+    Every such check (a rule edit, a batch) compares the view it was made on with the state
+    now through this one function, so that all are refused alike, with what changed.
+
+    Args:
+        seen: The view as shown: one value per thing the action depends on.
+        now: The same things as they are now.
+        what: What changed, for the message ("the rule was changed in the file").
+        file: The file concerned, if any.
+        item: The item concerned, if any.
+
+    Raises:
+        Stale: with one line per key whose value differs (in the order of `seen`, then of
+            the keys only `now` has).
+    """
+    missing = object()
+    diff = [f"{key}: {_shown(seen.get(key, missing), missing)} → "
+            f"{_shown(now.get(key, missing), missing)}"
+            for key in dict.fromkeys([*seen, *now])
+            if seen.get(key, missing) != now.get(key, missing)]
+    if diff:
+        raise Stale(Problem(f"{what} since you opened it (by another annotator?); nothing "
+                            "was written. Changed: " + "; ".join(diff), file=file, item=item),
+                    diff)
+
+
+def _shown(value: object, missing: object) -> str:
+    return "(none)" if value is missing else repr(value)
 
 
 class TestsuiteWarning(UserWarning):

@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal
 
-from .errors import Problem, TestsuiteError
+from .errors import Problem, Stale, TestsuiteError, check_view
 from .files import lock, read_text, write_text
 from .matching import regex_error
 from .model import Rule, Suite
@@ -55,16 +55,8 @@ def undo_edit(edit: Edit) -> None:
         write_text(edit.path, edit.before)
 
 
-class StaleRule(TestsuiteError):
-    """The rule changed in its file since the editor's view of it was taken.
-
-    Attributes:
-        diff: One line per field that changed: ``field: 'seen' → 'now'``.
-    """
-
-    def __init__(self, problem: Problem, diff: list[str]) -> None:
-        super().__init__(problem)
-        self.diff = diff
+#: The rule changed in its file since the editor's view of it was taken (`check_view`).
+StaleRule = Stale
 
 
 def with_regex(rule: Rule, field: RegexField, pattern: str) -> Rule:
@@ -152,14 +144,8 @@ def set_regex(rule_file: Path, pair: str, item: str, field: RegexField, pattern:
         entry = next((r for r in before.get("rules") or [] if isinstance(r, dict)
                       and str(r.get("item")) == item), None)
         if expected is not None and entry is not None:
-            now = _view_in(entry)
-            diff = [f"{key}: {expected.get(key)!r} → {now[key]!r}" for key in VIEW_FIELDS
-                    if now[key] != expected.get(key)]
-            if diff:
-                raise StaleRule(Problem(
-                    "the rule was changed in the file since you opened it (by another "
-                    "annotator?); nothing was written. Changed: " + "; ".join(diff),
-                    file=where, item=item), diff)
+            check_view({key: expected.get(key) for key in VIEW_FIELDS}, _view_in(entry),
+                       "the rule was changed in the file", file=where, item=item)
         edited = _edit(text, pair, item, field, pattern, where)
         added: dict[str, list[str]] = {}
         if examples:

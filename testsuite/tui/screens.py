@@ -18,8 +18,8 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Input, Label, Static
 
-from ..errors import TestsuiteError
-from ..rule_edit import RegexField, StaleRule
+from ..errors import Stale, TestsuiteError
+from ..rule_edit import RegexField
 from ..verdicts.batch import Batch
 from ..verdicts.queue import Pending
 from .render import NEGATIVE, OUTCOME_STYLES, POSITIVE, highlight, labelled
@@ -87,6 +87,11 @@ class TypeAhead:
         """Dismiss the dialog; keys typed from now on are replayed on the screen below."""
         self.submitted = True
         cast("ModalScreen[object]", self).dismiss(result)
+
+
+def stale_text(refused: str, stale: Stale, then: str) -> Text:
+    """Why an action prepared on a view that changed was refused: each change on a line."""
+    return Text(f"{refused}:\n  " + "\n  ".join(stale.diff) + f"\n{then}")
 
 
 def _table(table_id: str, rows: bool = False) -> DataTable[Text]:
@@ -259,11 +264,11 @@ class RegexScreen(TypeAhead, ModalScreen[bool]):
             return
         try:
             self.session.save_regex(self.entry, self.field, event.value, self.seen)
-        except StaleRule as exc:
+        except Stale as exc:
             self.error = str(exc)
-            self.query_one("#regex-error", Static).update(Text(
-                "Not saved: the rule changed on disk since you opened it:\n  "
-                + "\n  ".join(exc.diff) + "\nEscape, look at the rule again, and edit it anew."))
+            self.query_one("#regex-error", Static).update(stale_text(
+                "Not saved: the rule changed on disk since you opened it", exc,
+                "Escape, look at the rule again, and edit it anew."))
             self.reopen()
             return
         except TestsuiteError as exc:
@@ -428,6 +433,13 @@ class BatchScreen(TypeAhead, ModalScreen[object]):
             return
         try:
             done = self.session.apply_batch(self.chosen)
+        except Stale as exc:
+            self.update_preview()  # the batch as it stands now
+            self.show_error(str(stale_text(
+                "Not recorded: the outputs changed since the preview was shown", exc,
+                "The preview now shows the batch as it stands; enter records it.")))
+            self.reopen()
+            return
         except TestsuiteError as exc:
             self.show_error(str(exc))
             self.reopen()

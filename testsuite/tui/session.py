@@ -8,9 +8,10 @@ atomic) and mirrored in the in-memory suite.
 every second by the app) takes in what changed on disk — another session's decisions or
 rule edits — through `testsuite.tui.shared.SharedFolder`, re-judges the items concerned and
 updates the queue in place; presence files mark what the others are on. Contradicting
-verdicts are kept as a disagreement (`testsuite.model.standing_verdicts`), and a rule edit
-checks under the lock that the rule is still as the editor saw it
-(`testsuite.rule_edit.StaleRule`).
+verdicts are kept as a disagreement (`testsuite.model.standing_verdicts`); a rule edit
+checks under the lock that the rule is still as the editor saw it, and a batch that the
+outputs of its preview are all still pending (one check for both,
+`testsuite.errors.check_view`).
 
 **Undo** takes back this annotator's own last action only — a decision, a batch (as one) or
 a rule edit (only while the rules file is as the edit left it).
@@ -27,7 +28,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..errors import TestsuiteError
+from ..errors import TestsuiteError, check_view
 from ..matching import DEFAULT_TIMEOUT, CompiledRule, RegexCache, regex_error
 from ..model import DISAGREEMENT, Rule, Suite, Verdict, in_force
 from ..rule_edit import Edit, RegexField, set_item_regex, undo_edit, view_of, with_regex
@@ -556,7 +557,19 @@ class TriageSession:
         return list(self._all_pending)
 
     def apply_batch(self, batch: Batch) -> BatchDone:
-        """Record a batch's verdicts (undo takes them back as one)."""
+        """Record a batch's verdicts (undo takes them back as one), unless its outputs
+        changed since its preview was computed.
+
+        What others wrote is taken in first, so that the batch is checked against the files
+        as they are: every output the preview showed must still be pending, as a rule edit
+        must still find the rule as the editor showed it (one check, `check_view`).
+
+        Raises:
+            Stale: naming each output decided or judged elsewhere since; nothing is written.
+        """
+        self.sync()
+        shown = {f"{item} {decided.output!r}": "pending" for item, decided in batch.decides}
+        check_view(shown, self._states(batch), "the outputs of the batch changed")
         recorded = apply(self.suite, batch, self.annotator)
         done = BatchDone(batch, recorded)
         for _path, item, verdict in recorded:
@@ -564,6 +577,26 @@ class TriageSession:
         self.history.append(done)
         self._update({(batch.pair, item) for _, item, _ in recorded})
         return done
+
+    def _states(self, batch: Batch) -> dict[str, str]:
+        """Each output of a batch: ``pending``, or what decides it now ("pass by alice",
+        "fail by the rule")."""
+        open_now = {(e.item, e.output) for e in self.all_pending()
+                    if e.pair == batch.pair and not self.is_decided(e)}
+        states = {}
+        for item, decided in batch.decides:
+            if (item, decided.output) in open_now:
+                state = "pending"
+            else:
+                rule = self._rule(batch.pair, item)
+                standing = in_force(rule.verdicts).get(decided.output, [])
+                outcomes = {r[4] for r in self.rows.get((batch.pair, item), [])
+                            if r[3].strip() == decided.output}
+                state = ", ".join(f"{v.verdict} by {v.annotator or 'someone'}"
+                                  for v in standing) \
+                    or ", ".join(f"{o} by the rule" for o in sorted(outcomes)) or "gone"
+            states[f"{item} {decided.output!r}"] = state
+        return states
 
     def proposed_batch(self, entry: Pending | None = None) -> Batch | None:
         """A batch learned from the other items of the entry's phenomenon, or None: one
