@@ -8,6 +8,8 @@ timer calls; the tests call it (through `watch_files`) where a person would wait
 from __future__ import annotations
 
 import asyncio
+import subprocess
+import sys
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from pathlib import Path
@@ -37,9 +39,14 @@ from .test_tui import (
 Pair = Callable[[TriageApp, object, TriageApp, object], Awaitable[None]]
 
 
-def drive_two(folder: Path, scenario: Pair, size: tuple[int, int] = (120, 40)
-              ) -> tuple[TriageApp, TriageApp]:
-    """Run alice's and bob's apps on the same folder at the same time."""
+def drive_two(folder: Path, scenario: Pair, size: tuple[int, int] = (120, 40), *,
+              together: bool = True) -> tuple[TriageApp, TriageApp]:
+    """Run alice's and bob's apps on the same folder at the same time.
+
+    Bob's app begins after alice's and is given another item; with `together` bob then
+    goes back to alice's (as when both begin in the same instant, before either has said
+    where it is).
+    """
     # The apps' one-second look at the folder is what the tests do by hand, where a person
     # would wait, so that the interleaving is the same on a slow machine.
     alice = TriageApp(TriageSession.load(options(folder, annotator="alice")), follow=False)
@@ -47,6 +54,9 @@ def drive_two(folder: Path, scenario: Pair, size: tuple[int, int] = (120, 40)
 
     async def run() -> None:
         async with alice.run_test(size=size) as a, bob.run_test(size=size) as b:
+            if together:
+                while current(bob) != current(alice):
+                    await b.press("k")
             await scenario(alice, a, bob, b)
 
     asyncio.run(run())
@@ -266,3 +276,50 @@ def test_a_batch_whose_outputs_changed_since_its_preview_is_refused_with_what_ch
     drive_two(project, scenario, size=(80, 24))
     assert sorted((v[1], v[2], v[3]) for v in verdicts(project)) == [
         (BOHNEN[2], "fail", "bob"), (ERZAEHLT[2], "pass", "alice")]
+
+
+def test_two_annotators_are_given_different_items(project: Path) -> None:  # noqa: F811
+    async def scenario(alice: TriageApp, a: object, bob: TriageApp, b: object) -> None:
+        assert current(alice) == KLACKS
+        assert current(bob) == NICHT  # alice is on idiom-02: bob begins on the next item
+        assert "alice on this item now" not in str(bob.query_one("#heading").render())
+        await a.press("p")  # type: ignore[attr-defined]
+        assert current(alice) == ERZAEHLT  # the queue skips neg-02: bob is on it
+        bob.watch_files()
+        await b.press("s")  # type: ignore[attr-defined]  # bob skips: idiom-01 is alice's
+        assert current(bob) == NICHT  # … and it is the only other item: he stays
+        await a.press("q")  # type: ignore[attr-defined]  # alice leaves
+        await b.press("s")  # type: ignore[attr-defined]
+        assert current(bob) == ERZAEHLT  # free again
+
+    drive_two(project, scenario, size=(80, 24), together=False)
+
+
+def test_a_dead_sessions_presence_mark_goes_at_once(project: Path) -> None:  # noqa: F811
+    """A session killed with SIGKILL cannot remove its mark; the others find its lock free
+    (the system released it with the process) and remove the mark."""
+    program = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from testsuite.loader import load_suite\n"
+        "from testsuite.tui.shared import SharedFolder\n"
+        "root = Path(sys.argv[1])\n"
+        "shared = SharedFolder(load_suite([root / 'suites', root / 'rules']), 'carol')\n"
+        "shared.announce(('en-de', 'idiom-01', 'Tom hat endlich alles erzählt.'))\n"
+        "print('on it', flush=True)\n"
+        "sys.stdin.read()\n")
+    carol = subprocess.Popen([sys.executable, "-c", program, str(project)],
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert carol.stdout is not None and carol.stdout.readline() == "on it\n"
+        session = TriageSession.load(options(project, annotator="alice"))
+        session.look_around()
+        assert session.others == {("en-de", "idiom-01"): ["carol"]}
+        presence = project / "rules" / "en-de" / ".testsuite" / "presence"
+        assert len(list(presence.glob("*.json"))) == 1
+    finally:
+        carol.kill()  # SIGKILL: no clean-up of its own
+        carol.wait()
+    session.look_around()
+    assert session.others == {}
+    assert list(presence.iterdir()) == []  # mark and lock file removed

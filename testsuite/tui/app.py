@@ -197,6 +197,7 @@ class TriageApp(App[int]):
         self.query_one("#main").display = True
         self.sub_title = f"annotator: {self.session.annotator}"
         self.refresh_bindings()  # the footer now offers every key
+        self.session.begin()
         self.show()
         if self.follow:
             self.set_interval(1.0, self.watch_files)

@@ -311,8 +311,11 @@ class TriageSession:
         keys_now = [key_of(e) for e in entries]
         if current is not None and key_of(current) in keys_now:
             self.position = keys_now.index(key_of(current))
-        else:
+        else:  # resolved: the next open entry from the same place nobody else is on
             self.position = min(old_position, max(len(entries) - 1, 0))
+            found = self._open_from(self.position)
+            if found is not None:
+                self.position = found
 
     def move(self, step: int) -> None:
         """Go `step` entries forward (negative: back), staying within the queue."""
@@ -320,13 +323,32 @@ class TriageSession:
             self.position = max(0, min(len(self.entries) - 1, self.position + step))
 
     def next_open(self) -> None:
-        """Go to the next undecided entry after this one (wrapping); stay if there is none."""
+        """Go to the next undecided entry after this one (wrapping) that no other annotator
+        is on; stay if there is none."""
+        self.look_around()
+        found = self._open_from(self.position + 1)
+        if found is not None:
+            self.position = found
+
+    def begin(self) -> None:
+        """Begin on the first undecided entry from here that no other annotator is on (two
+        annotators starting at once are given different items), and say so."""
+        self.look_around()
+        found = self._open_from(self.position)
+        if found is not None:
+            self.position = found
+        self.announce()
+
+    def _open_from(self, first: int) -> int | None:
+        """The first undecided entry from index `first` on (wrapping) whose item no other
+        annotator is on, else the first undecided one; None if every entry is decided."""
         count = len(self.entries)
-        for step in range(1, count + 1):
-            index = (self.position + step) % count
-            if not self.is_decided(self.entries[index]):
-                self.position = index
-                return
+        undecided = [index % count for index in range(first, first + count)
+                     if not self.is_decided(self.entries[index % count])] if count else []
+        free = [i for i in undecided
+                if (self.entries[i].pair, self.entries[i].item) not in self.others]
+        chosen = free or undecided
+        return chosen[0] if chosen else None
 
     def jump(self, text: str) -> bool:
         """Go to the first entry of item `text`, else the first whose output or source
@@ -760,6 +782,7 @@ class TriageSession:
         """
         synced = self.shared.poll()
         if synced.items:
+            self.look_around()  # where the entry on screen was resolved, move to a free one
             self._update(synced.items)
         return synced
 

@@ -10,8 +10,11 @@
   so that re-reading one never duplicates or drops the other.
 * **Presence.** Each session keeps a small file in the ``.testsuite/presence/`` folder
   beside the verdicts saying which output it is on (rewritten when that changes and every
-  30 s); `look_around` reads the others' (older than `PRESENCE_TIMEOUT` is gone: a killed
-  session leaves one behind).
+  `PRESENCE_REFRESH` s), and holds a lock on a second file beside it (``<id>.alive``)
+  for as long as it runs. `look_around` reads the others' marks: a mark whose lock is free
+  belongs to a session that is gone — killed, crashed, its terminal closed: the system
+  releases the lock at once — and is removed; a mark without a lock file (a file system
+  without locks) counts until it is `PRESENCE_TIMEOUT` s old.
 * **Drafts of notes** typed on outputs not decided yet, in ``.testsuite/notes-<annotator>.json``
   (JSON, so that the loader, which reads every YAML file of a rules folder, never takes it
   for a rules file).
@@ -30,6 +33,7 @@ import uuid
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..errors import TestsuiteError
 from ..files import LOCK_FOLDER, read_json, tool_folder, write_text
@@ -37,8 +41,13 @@ from ..model import Rule, Suite, Verdict
 from ..verdicts.queue import verdicts_path
 from ..verdicts.store import VERDICTS_FILE
 
-#: Seconds after which another session's presence is considered gone (killed, closed lid).
-PRESENCE_TIMEOUT = 90.0
+if TYPE_CHECKING:
+    from filelock import BaseFileLock
+
+#: Seconds between rewrites of a session's presence mark while it stays on one output.
+PRESENCE_REFRESH = 2.0
+#: Seconds after which a presence mark that cannot be checked by its lock is gone.
+PRESENCE_TIMEOUT = 8.0
 #: An output to decide: (pair, item id, stripped output).
 Key = tuple[str, str, str]
 ItemKey = tuple[str, str]
@@ -55,6 +64,35 @@ class Synced:
 
     def __bool__(self) -> bool:
         return bool(self.verdicts or self.rules or self.problems or self.items)
+
+
+def _hold(path: Path) -> BaseFileLock | None:
+    """Lock `path` for as long as this session runs (None where the file system has no
+    locks: the mark's age tells then)."""
+    from filelock import FileLock, Timeout
+
+    held = FileLock(path, timeout=0, fallback_to_soft=False, preserve_lock_file=True)
+    try:
+        held.acquire()
+    except (Timeout, OSError):
+        return None
+    return held
+
+
+def _gone(alive: Path) -> bool | None:
+    """Whether the session that locked `alive` is gone (its lock is free); None when
+    the file system cannot tell."""
+    from filelock import FileLock, Timeout
+
+    probe = FileLock(alive, timeout=0, fallback_to_soft=False, preserve_lock_file=True)
+    try:
+        probe.acquire()
+    except Timeout:
+        return False  # held: the session runs
+    except OSError:
+        return None  # cannot tell: the mark's age will
+    probe.release()
+    return True
 
 
 def _signature(path: Path) -> tuple[int, int] | None:
@@ -99,6 +137,7 @@ class SharedFolder:
             if rule.file and Path(rule.file).name != VERDICTS_FILE:
                 self.signatures.setdefault(Path(rule.file), _signature(Path(rule.file)))
         self.presence: Path | None = None
+        self._alive: BaseFileLock | None = None  # held while this session runs
         self._presence_written = 0.0
         self._presence_on: tuple[Path, Key] | None = None
         # One file per session (a process may run several, as the tests do).
@@ -191,33 +230,47 @@ class SharedFolder:
     # --- presence ---------------------------------------------------------------------------
 
     def announce(self, on: Key | None, force: bool = False) -> None:
-        """Say which output this session is on (rewritten when it changes, or every 30 s)."""
+        """Say which output this session is on (rewritten when it changes, or every
+        `PRESENCE_REFRESH` s)."""
         now = time.time()
         if on is None:
             self.leave()
             return
         folder = verdicts_path(self.suite, on[0], on[1]).parent / LOCK_FOLDER / "presence"
         path = folder / f"{self._session_id}.json"
-        if not force and (path, on) == self._presence_on and now - self._presence_written < 30:
+        if not force and (path, on) == self._presence_on \
+                and now - self._presence_written < PRESENCE_REFRESH:
             return
         if self.presence is not None and self.presence != path:
             self.leave()
         text = json.dumps({"annotator": self.annotator, "pair": on[0], "item": on[1],
                            "output": on[2], "time": now})
-        with contextlib.suppress(TestsuiteError):
+        with contextlib.suppress(TestsuiteError, OSError):
             tool_folder(folder.parent)
+            folder.mkdir(exist_ok=True)
+            if self._alive is None:
+                # The lock before the mark: a mark is never seen without its lock held.
+                self._alive = _hold(path.with_suffix(".alive"))
             write_text(path, text)
             self.presence, self._presence_written, self._presence_on = path, now, (path, on)
 
     def leave(self) -> None:
-        """Remove this session's presence file (on quit)."""
+        """Remove this session's presence mark (on quit), then its lock."""
         if self.presence is not None:
             with contextlib.suppress(OSError):
                 self.presence.unlink()
+            if self._alive is not None:
+                self._alive.release()
+                with contextlib.suppress(OSError):
+                    self.presence.with_suffix(".alive").unlink()
+                self._alive = None
             self.presence, self._presence_on = None, None
 
     def look_around(self) -> dict[ItemKey, list[str]]:
-        """Which items other sessions are on now: (pair, item) → annotators."""
+        """Which items other sessions are on now: (pair, item) → annotators.
+
+        Marks of sessions that are gone are removed (see the module docstring).
+        """
         folders = {path.parent / LOCK_FOLDER / "presence" for path in self.in_files}
         others: dict[ItemKey, list[str]] = {}
         now = time.time()
@@ -232,7 +285,14 @@ class SharedFolder:
                     stamp = float(data.get("time", 0))
                 except (OSError, ValueError, TypeError, AttributeError):
                     continue  # half-written or foreign: not a session
-                if now - stamp > PRESENCE_TIMEOUT:
+                alive = path.with_suffix(".alive")
+                gone = _gone(alive) if alive.exists() else None
+                if gone:
+                    with contextlib.suppress(OSError):
+                        path.unlink()
+                        alive.unlink()
+                    continue
+                if gone is None and now - stamp > PRESENCE_TIMEOUT:
                     continue
                 key = (str(data.get("pair")), str(data.get("item")))
                 others.setdefault(key, []).append(str(data.get("annotator")))
