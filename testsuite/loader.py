@@ -79,6 +79,9 @@ class _Reader:
         self.generated: dict[tuple[str, str], Rule] = {}
         # Entries with only `item` and `verdicts` (as in verdicts.yaml) add to a rule.
         self.added_verdicts: dict[tuple[str, str], list[tuple[Verdict, str, int | None]]] = {}
+        # Files that could not be read at all, with their text: the items or rules in them
+        # are missing, and the rules and items that name them follow from that one error.
+        self.unread: dict[str, str] = {}
 
     def problem(self, message: str, file: Path, node: Any = None, item: str | None = None,
                 fatal: bool = True) -> None:
@@ -138,10 +141,12 @@ class _Reader:
             data = _parsed(file, content) if self.cache else load_yaml(file, content)
         except TestsuiteError as exc:
             self.problems.extend(exc.problems)
+            self.not_read(file, content)
             return
         if not isinstance(data, dict):
             self.problem("not a suite or rules file (expected a mapping with 'items' or "
                          "'rules')", file)
+            self.not_read(file, content)
             return
         if "items" in data or "templates" in data:
             self.read_suite(data, file)
@@ -150,6 +155,15 @@ class _Reader:
         else:
             self.problem("not a suite or rules file: it has neither 'items' nor 'rules'",
                          file, data)
+
+    def not_read(self, file: Path, content: bytes | None) -> None:
+        """Remember a file that could not be read, with its text as far as it decodes."""
+        if content is None:
+            try:
+                content = file.read_bytes()
+            except OSError:
+                content = b""
+        self.unread[str(file)] = content.decode("utf-8", errors="replace")
 
     def read_suite(self, data: dict[str, Any], file: Path) -> None:
         self.unknown_keys(data, SUITE_KEYS, file, "suite file")
@@ -334,14 +348,37 @@ class _Reader:
         """Problems between files: rules without items, items without rules."""
         self.merge_generated()
         self.merge_verdicts()
-        for (pair, item_id), rule in self.suite.rules.items():
-            if (pair, item_id) not in self.suite.items:
-                self.problems.append(Problem(f"rule for unknown item {item_id!r} in {pair}",
-                                             rule.file, rule.line, item_id, fatal=False))
-        for key, item in self.suite.items.items():
-            if key not in self.suite.rules:
-                self.problems.append(Problem("item has no rule (its outputs will be warnings)",
-                                             item.file, item.line, item.id, fatal=False))
+        orphans = [Problem(f"rule for unknown item {item_id!r} in {pair}", rule.file, rule.line,
+                           item_id, fatal=False)
+                   for (pair, item_id), rule in self.suite.rules.items()
+                   if (pair, item_id) not in self.suite.items]
+        bare = [Problem("item has no rule (its outputs will be warnings)", item.file,
+                        item.line, item.id, fatal=False)
+                for key, item in self.suite.items.items() if key not in self.suite.rules]
+        self.problems.extend(self.consequences(orphans, "rules for items that were not read")
+                             + self.consequences(bare, "items whose rules were not read"))
+
+    def consequences(self, problems: list[Problem], what: str) -> list[Problem]:
+        """`problems` (about one item each), but those about an item named in a file that
+        could not be read told in one line per file and cause: one broken line of YAML must
+        not bury its own error under a line for every rule of the items it hid."""
+        kept: list[Problem] = []
+        followed: dict[tuple[str | None, str], list[Problem]] = {}
+        for problem in problems:
+            cause = next((file for file, text in self.unread.items()
+                          if problem.item and problem.item in text), None)
+            if cause is None:
+                kept.append(problem)
+            else:
+                followed.setdefault((problem.file, cause), []).append(problem)
+        for (file, cause), found in followed.items():
+            if len(found) == 1:
+                kept.extend(found)
+                continue
+            kept.append(Problem(f"{len(found)} {what} (e.g. {found[0].item!r}): they follow "
+                                f"from the error in {cause}; fix it first", file,
+                                found[0].line, fatal=False))
+        return kept
 
 
 def load(paths: Iterable[Path | str], *, cache: bool = True) -> LoadResult:
@@ -388,7 +425,8 @@ def load(paths: Iterable[Path | str], *, cache: bool = True) -> LoadResult:
 
 
 #: Bumped whenever what the loader produces changes, so that old cache entries are not used.
-_CACHE_FORMAT = 2  # 2: rules carry reworded and near-miss examples
+_CACHE_FORMAT = 3  # 2: rules carry reworded and near-miss examples; 3: problems that
+#                   follow from an unreadable file are told in one line
 #: Parsed files kept in the cache folder (the oldest half is removed beyond this).
 MAX_PARSED_FILES = 4000
 

@@ -168,6 +168,18 @@ class SheetRow:
     note: str
 
 
+def _delimiter_hint(first: list[str]) -> str:
+    """What to do about a header without the needed columns: a sheet saved with another
+    delimiter (spreadsheets in many languages write CSV with ';') is named as such."""
+    line = ",".join(first)
+    for delimiter, name in ((";", "semicolons"), ("\t", "tabs"), ("|", "bars")):
+        cells = {c.strip().strip('"').casefold() for c in line.split(delimiter)}
+        if {"item", "output", "verdict"} <= cells:
+            return (f"its columns are separated by {name}: save it as CSV with commas, or "
+                    "as .xlsx")
+    return "export one with testsuite export"
+
+
 def read_sheet(path: Path) -> list[SheetRow]:
     """The rows of a filled sheet that carry a verdict (blank ones are skipped).
 
@@ -185,8 +197,8 @@ def read_sheet(path: Path) -> list[SheetRow]:
     header = [h.strip().casefold() for h in table[0]]
     missing = [c for c in ("item", "output", "verdict") if c not in header]
     if missing:
-        raise TestsuiteError(Problem(f"missing column(s): {', '.join(missing)} (export one "
-                                     "with testsuite export)", file=str(path), line=1))
+        raise TestsuiteError(Problem(f"missing column(s): {', '.join(missing)} "
+                                     f"({_delimiter_hint(table[0])})", file=str(path), line=1))
     csv_sheet = path.suffix.lower() != ".xlsx"
     rows = []
     for number, cells in enumerate(table[1:], start=2):
