@@ -160,6 +160,31 @@ def load_evaluation(spec: InputSpec, progress: Callable[[int], None] | None = No
     return suite, evaluation
 
 
+def load_systems(spec: InputSpec) -> tuple[Suite, list[SystemOutputs]]:
+    """The suite and the outputs of each system that a spec names, without judging them.
+
+    For checking a decision against what the systems produced (`testsuite verdict`,
+    `testsuite import`): read as `load_evaluation` reads them, a saved run included (with
+    the suite it was saved with, unless the spec names one).
+    """
+    from .loader import load_suite
+    from .runs import is_run
+
+    if any(is_run(p) for p in spec.outputs):
+        suite, evaluation = load_evaluation(spec)
+        columns = evaluation.columns
+        by_system: dict[tuple[str, str], dict[str, str]] = {}
+        for pair, system, item, output in zip(columns["pair"], columns["system"],
+                                              columns["item"], columns["output"], strict=True):
+            by_system.setdefault((pair, system), {})[item] = output
+        return suite, [SystemOutputs(system, pair, outputs, str(spec.outputs[0]))
+                       for (pair, system), outputs in by_system.items()]
+    suite = load_suite(spec.suite_paths())
+    systems, _ = load_outputs(suite, list(spec.outputs), pair=spec.pair, source=spec.source,
+                              ids=spec.ids, encoding=spec.encoding,
+                              suite_paths=list(spec.suite), repeated=spec.repeated)
+    return suite, systems
+
 
 def load_outputs(
     suite: Suite,
@@ -205,9 +230,8 @@ def load_outputs(
             raise TestsuiteError(Problem("no such WMT source file", file=str(source)))
         sources = [source]
     if not hyps:
-        raise advice.missing_pair(paths, pair) if pair else TestsuiteError(
-            f"no system output files found in {', '.join(map(str, paths))}")
-    advice.check_not_results(hyps)
+        raise advice.missing_pair(paths, pair) if pair else advice.nothing_found(paths, None)
+    advice.check_not_outputs(hyps)
     by_pair: dict[str, list[Path]] = {}
     for hyp in hyps:
         named = wmt_pair(hyp)
@@ -224,8 +248,11 @@ def load_outputs(
         tsv = [f for f in files if f.suffix == ".tsv"]
         text = [f for f in files if f.suffix != ".tsv"]
         known = {item.id for item in items}
-        systems.extend(_merge([s for file in tsv for s in read_tsv(file, hyp_pair, known,
-                                                                   encoding)]))
+        try:
+            keyed = [s for file in tsv for s in read_tsv(file, hyp_pair, known, encoding)]
+        except TestsuiteError as error:
+            raise advice.other_pair(error, suite, hyp_pair) from None
+        systems.extend(_merge(keyed))
         if not text:
             continue
         wmt_source = _source_for(sources, hyp_pair)

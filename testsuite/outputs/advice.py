@@ -1,18 +1,24 @@
 """Recognising natural mistakes in what a user points the engine at, and saying the fix.
 
 A newcomer forgets ``--suite`` after `import-dfki`, points at a ``system-outputs/`` folder
-without the WMT source, passes `evaluate`'s results file to `score`, or names a pair the
-files do not have. Each of these used to end in a line-count error or in silence; here
-each is recognised and answered with the command that works.
+without the WMT source or at the folder above a ``txt-ts`` folder, passes `evaluate`'s
+results file or a DFKI ``items.json`` as outputs, reads en-de outputs as de-en, or names a
+pair the files do not have. Each of these used to end in a line-count error, in one line
+per output, or in silence; here each is recognised and answered in one line with the
+command that works.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..errors import Problem, TestsuiteError
-from .readers import _WMT_HYP, _WMT_SRC, source_key, wmt_pair
+from .readers import _WMT_HYP, _WMT_SRC, documentation, source_key, wmt_pair
+
+if TYPE_CHECKING:
+    from ..model import Suite
 
 #: Header of the CSV that `testsuite evaluate --out FILE.csv` writes.
 RESULTS_HEADER = "item,pair,category,phenomenon,system,output,outcome,reason"
@@ -32,19 +38,74 @@ def results_file(path: Path) -> bool:
     return first.startswith("{") and '"outcome"' in first and '"item"' in first
 
 
-def check_not_results(paths: Iterable[Path]) -> None:
-    """Refuse `evaluate`'s results files as system outputs, naming what to do instead.
+def check_not_outputs(paths: Iterable[Path]) -> None:
+    """Refuse files that are plainly not system outputs — `evaluate`'s results files and
+    DFKI ``items.json`` suites — naming what to do instead.
 
     Raises:
-        TestsuiteError: for every results file among `paths`.
+        TestsuiteError: for every such file among `paths`.
     """
-    problems = [Problem(
-        "this is a results file written by `testsuite evaluate --out`, not system outputs: "
-        "to score, report or compare an evaluation later, save it as a run (`testsuite "
-        "evaluate OUTPUTS … --save DIR`) and pass DIR; or pass the system outputs again",
-        file=str(p)) for p in paths if results_file(p)]
+    problems = []
+    for path in paths:
+        if results_file(path):
+            problems.append(Problem(
+                "this is a results file written by `testsuite evaluate --out`, not system "
+                "outputs: to score, report or compare an evaluation later, save it as a run "
+                "(`testsuite evaluate OUTPUTS … --save DIR`) and pass DIR; or pass the system "
+                "outputs again", file=str(path)))
+        elif dfki_json(path):
+            problems.append(Problem(
+                "this is a DFKI test suite (items and rules), not system outputs: convert it "
+                f"with `testsuite import-dfki {path} --out DIR`, then pass --suite DIR and the "
+                "systems' outputs (such as a WMT txt-ts folder) as OUTPUTS", file=str(path)))
     if problems:
         raise TestsuiteError(problems)
+
+
+def nothing_found(paths: Sequence[Path], pair: str | None) -> TestsuiteError:
+    """The error when no output file is found in `paths`, naming the folders below them
+    that hold outputs (the folder above a ``txt-ts`` folder was given, say)."""
+    where = ", ".join(map(str, paths))
+    below = _output_folders(paths, pair)
+    if below:
+        return TestsuiteError(
+            f"no system output files in {where} itself; the folder{'s' if len(below) > 1 else ''}"
+            f" below {'hold' if len(below) > 1 else 'holds'} them: pass "
+            + " or ".join(map(str, below[:6])) + (" …" if len(below) > 6 else ""))
+    return TestsuiteError(f"no system output files found in {where}")
+
+
+def _output_folders(paths: Sequence[Path], pair: str | None, depth: int = 3) -> list[Path]:
+    """Folders below the folders among `paths` that hold outputs: the WMT ``txt-ts``
+    folders up to `depth` levels down (those with files of `pair`, given one), or else the
+    folders right below that hold files (those named after `pair` first)."""
+    def children(folder: Path) -> list[Path]:
+        try:
+            return sorted(c for c in folder.iterdir() if not c.name.startswith("."))
+        except OSError:
+            return []
+
+    txt_ts: list[Path] = []
+    with_files: list[Path] = []
+    level = [p for p in paths if p.is_dir()]
+    for step in range(depth):
+        below = []
+        for folder in level:
+            for child in (c for c in children(folder) if c.is_dir()):
+                outputs = child / "system-outputs"
+                if outputs.is_dir():
+                    if pair is None or pair in {wmt_pair(f) for f in children(outputs)}:
+                        txt_ts.append(child)
+                    continue
+                if step == 0 and any(f.is_file() and not documentation(f)
+                                     and not results_file(f) and not dfki_json(f)
+                                     for f in children(child)):
+                    with_files.append(child)
+                below.append(child)
+        level = below
+    if txt_ts:
+        return txt_ts
+    return [f for f in with_files if f.name == pair] or with_files
 
 
 def wmt_hypotheses_without_source(files: Sequence[Path], pair: str) -> None:
@@ -84,7 +145,31 @@ def missing_pair(paths: Sequence[Path], pair: str) -> TestsuiteError:
     if found:
         return TestsuiteError(f"no {pair} outputs in {where}; its WMT files are for: "
                               f"{', '.join(sorted(found))} (choose one with --pair)")
-    return TestsuiteError(f"no system output files found in {where}")
+    return nothing_found(paths, pair)
+
+
+def other_pair(error: TestsuiteError, suite: Suite, pair: str) -> TestsuiteError:
+    """`error` of reading outputs keyed by item, with its unknown items told in one line
+    when they are all items of one other pair of the suite: the outputs are of that pair.
+
+    A file of en-de outputs read with ``--pair de-en`` would otherwise get one "unknown
+    item" line per output.
+    """
+    unknown = [p for p in error.problems if p.item is not None
+               and (pair, p.item) not in suite.items]
+    others = {other for other in suite.pairs if other != pair
+              and all((other, p.item) in suite.items for p in unknown)}
+    if not unknown or len(others) != 1:
+        return error
+    [other] = others
+    first = unknown[0]
+    files = sorted({p.file for p in unknown if p.file})
+    where = "here" if len(files) == 1 else f"in {len(files)} files"
+    summary = Problem(
+        f"{len(unknown)} item ids {where} are {other} items and not {pair} ones (e.g. "
+        f"{first.item!r} at {first.file}:{first.line}): these are {other} outputs, so pass "
+        f"--pair {other}", file=files[0] if len(files) == 1 else None)
+    return TestsuiteError([summary, *(p for p in error.problems if p not in unknown)])
 
 
 def nothing_located(source: Path, pair: str, items: int, suite_paths: Sequence[Path] | None,

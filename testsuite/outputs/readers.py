@@ -52,7 +52,8 @@ def discover(paths: Iterable[Path], pair: str | None = None) -> tuple[list[Path]
     """Expand files and folders into hypothesis files and WMT source files.
 
     A folder may be a folder of hypothesis files or a WMT ``txt-ts`` folder (with
-    ``sources/`` and ``system-outputs/``). Hidden files and ``*.ids`` lists are skipped;
+    ``sources/`` and ``system-outputs/``). Hidden files, ``*.ids`` lists and documentation
+    (README, LICENSE, ``*.md``) are skipped;
     with `pair`, WMT-named files of other pairs are skipped.
 
     Returns:
@@ -79,8 +80,20 @@ def discover(paths: Iterable[Path], pair: str | None = None) -> tuple[list[Path]
 def _files(folder: Path) -> list[Path]:
     if not folder.is_dir():
         return []
-    return sorted(p for p in folder.iterdir()
-                  if p.is_file() and not p.name.startswith(".") and p.suffix != ".ids")
+    return sorted(p for p in folder.iterdir() if p.is_file() and not p.name.startswith(".")
+                  and p.suffix != ".ids" and not documentation(p))
+
+
+#: Files in a folder of outputs that are documentation, not a system's outputs (a
+#: ``README.md`` beside the outputs is not read as a system). A file named on its own is
+#: read whatever its name.
+_DOCUMENTATION = re.compile(r"^(readme|licen[cs]e|copying|notice|changelog|authors)\b|"
+                            r"\.(md|rst|pdf|html?)$", re.IGNORECASE)
+
+
+def documentation(path: Path) -> bool:
+    """Whether a file found in a folder of outputs is documentation (README, LICENSE, *.md)."""
+    return _DOCUMENTATION.search(path.name) is not None
 
 
 def read_ids(path: Path) -> list[str]:
@@ -117,6 +130,10 @@ def read_aligned(path: Path, ids: Sequence[str], pair: str, system: str | None =
         TestsuiteError: if the line count differs from the number of ids.
     """
     lines = read_lines(path, encoding)
+    if not lines:
+        raise TestsuiteError(Problem(
+            f"is empty: it should hold the system's translations of the {len(ids)} {pair} "
+            "sources of `testsuite sources`, one per line", file=str(path)))
     if len(lines) != len(ids):
         raise TestsuiteError(Problem(
             f"has {len(lines)} lines but the {pair} sources have {len(ids)}: the file must have "
@@ -142,7 +159,11 @@ def read_tsv(path: Path, pair: str, known: set[str] | None = None, encoding: str
     """
     by_system: dict[str, dict[str, str]] = {}
     problems = []
-    for number, line in enumerate(read_lines(path, encoding), start=1):
+    lines = read_lines(path, encoding)
+    if not any(line.strip() for line in lines):
+        raise TestsuiteError(Problem("is empty: it should hold item<TAB>output (or "
+                                     "system<TAB>item<TAB>output) lines", file=str(path)))
+    for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
         fields = line.split("\t")
@@ -223,6 +244,12 @@ def read_wmt(items: Sequence[Item], source: Path, hyps: Sequence[Path], pair: st
     problems = []
     for hyp in hyps:
         count, outputs = read_selected_lines(hyp, wanted, located.total_lines, encoding)
+        if count == 0 < located.total_lines:
+            problems.append(Problem(
+                f"is empty: it should hold the system's translations of the "
+                f"{located.total_lines:,} lines of the source {source.name}, one per line",
+                file=str(hyp)))
+            continue
         if count != located.total_lines:
             problems.append(Problem(
                 f"has {count} lines but the source {source.name} has {located.total_lines}: "
