@@ -180,7 +180,8 @@ def test_a_misspelt_repeated_policy_is_refused_for_any_outputs(project, tmp_path
     out.write_text("Tom verriet es.\nDie Prüfung war kinderleicht.\nganz geheim\n",
                    encoding="utf-8")
     result = invoke(command, out, "--suite", project, "--repeated", "lats", "-q")
-    assert result.exit_code == 1
-    assert result.output.strip() == "error: repeated must be one of first, last, agree, not 'lats'"
+    assert result.exit_code == 2  # a wrong command line
+    assert "Invalid value for '--repeated': must be one of first, last, agree, not lats" \
+        in " ".join(result.output.replace("│", " ").split())
     result = invoke(command, out, "--suite", project, "--repeated", "last", "-q")
     assert result.exit_code == 0, result.output

@@ -78,7 +78,7 @@ def test_bad_option_values_are_refused(project, command, option, value):
     out, html = project / "r.jsonl", project / "r.html"
     line = {"evaluate": ["evaluate", project / "out", "--out", out],
             "score": ["score", project / "out", "-q"],
-            "report": ["report", project / "out", "-q", "--html", html],
+            "report": ["report", project / "out", "-q", "--out", html],
             "item-analysis": ["item-analysis", project / "out", "-q"],
             "compare": ["compare", project / "run", project / "run"]}[command]
     result = invoke(*line, "--suite", project, option, value)
@@ -123,6 +123,13 @@ def saved_run(project: Path) -> Path:
     return project / "run"
 
 
+def another_run(project: Path) -> Path:
+    """A second saved run (compare needs two different ones): a copy of the first."""
+    import shutil
+
+    return Path(shutil.copytree(project / "run", project / "run2"))
+
+
 # (command line with T for the target, the file the target stands for)
 COMMANDS = {
     "sources": (["sources", "--pair", "en-de", "--out", "T"], "T"),
@@ -132,8 +139,8 @@ COMMANDS = {
     "evaluate --save": (["evaluate", "OUT", "-q", "--save", "T"], "T/items.jsonl"),
     "score --out": (["score", "OUT", "-q", "--format", "csv", "--out", "T"], "T"),
     "item-analysis --out": (["item-analysis", "OUT", "-q", "--out", "T.csv"], "T.csv"),
-    "report --html": (["report", "OUT", "-q", "--html", "T"], "T"),
-    "compare --out": (["compare", "RUN", "RUN", "--format", "json", "--out", "T"], "T"),
+    "report --out": (["report", "OUT", "-q", "--out", "T"], "T"),
+    "compare --out": (["compare", "RUN", "RUN2", "--format", "json", "--out", "T"], "T"),
     "demo --out": (["demo", "--out", "T.jsonl"], "T.de-en.jsonl"),
     "plot --out": (["plot", "OUT", "-q", "--out", "T"], "T/en-de.phenomena.png"),
 }
@@ -143,7 +150,7 @@ def command_line(project: Path, name: str, target: Path) -> list[str]:
     """The command line of `name` writing to `target`, its inputs prepared."""
     args, _ = COMMANDS[name]
     inputs = {"ITEMS": lambda: dfki_json(project), "OUT": lambda: project / "out",
-              "RUN": lambda: saved_run(project)}
+              "RUN": lambda: saved_run(project), "RUN2": lambda: another_run(project)}
     line = [str(inputs[arg]()) if arg in inputs else str(target) + arg[1:]
             if arg.startswith("T") else arg for arg in args]
     if args[0] not in ("import-dfki", "demo"):

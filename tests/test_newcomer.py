@@ -172,7 +172,7 @@ def test_a_saved_run_is_read_by_every_command(workspace: Path, data: Path, wmt,
     from_run = json.loads(run("score", "runs/wmt21-de-en", "-q", "--format", "json")[1])
     assert from_run["rows"] == direct["rows"] and from_run["signature"] == direct["signature"]
     for command in (["item-analysis", "runs/wmt21-de-en", "-q"],
-                    ["report", "runs/wmt21-de-en", "-q", "--html", "r.html"],
+                    ["report", "runs/wmt21-de-en", "-q", "--out", "r.html"],
                     ["plot", "runs/wmt21-de-en", "-q", "--out", "charts"]):
         code, output = run(*command)
         assert code == 0, output

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -101,7 +102,8 @@ def test_malformed_records_name_file_and_line(run, file, record, message):
 
 def test_the_compare_command_reports_them_without_a_traceback(run):
     suite, saved = run
+    other = shutil.copytree(saved, saved.with_name("other"))  # two runs: compare needs them
     (saved / "run.json").write_text("[]", encoding="utf-8")
-    result = runner.invoke(app, ["compare", str(saved), str(saved), "--suite", str(suite)])
+    result = runner.invoke(app, ["compare", str(saved), str(other), "--suite", str(suite)])
     assert result.exit_code == 1 and isinstance(result.exception, SystemExit)
     assert f"{saved / 'run.json'}: expected a JSON object" in result.output

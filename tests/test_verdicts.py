@@ -108,13 +108,13 @@ def test_undo_removes_exactly_that_decision(project):
 
 def test_verdict_command_by_output_and_by_system(project):
     base = ["--suite", str(project / "suites"), "--suite", str(project / "rules")]
-    result = runner.invoke(app, ["verdict", "idiom-02", "pass", "--system", "A", "--from",
-                                 str(project / "outputs"), *base])
+    result = runner.invoke(app, ["verdict", "idiom-02", "pass", str(project / "outputs"),
+                                 "--system", "A", *base])
     assert result.exit_code == 0, result.output
     assert "recorded pass for en-de item idiom-02 on 'Die Prüfung war leicht.'" in result.output
     result = runner.invoke(app, ["verdict", "idiom-02", "maybe", "--output", "x", *base])
-    assert result.exit_code == 1
-    assert "a verdict is 'pass' or 'fail', not 'maybe'" in result.output
+    assert result.exit_code == 2  # a wrong command line
+    assert "must be one of pass, fail, not maybe" in result.output
     result = runner.invoke(app, ["verdict", "nope", "pass", "--output", "x", *base])
     assert "no en-de item 'nope' in the suite" in result.output
     result = runner.invoke(app, ["pending", str(project / "outputs"), *base])

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
 import typer
-from typer.core import TyperArgument, TyperCommand, TyperGroup
+from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
 
 class Command(TyperCommand):
@@ -31,6 +31,8 @@ class Command(TyperCommand):
         for param in self.params:
             if param.param_type_name == "argument":
                 param.__class__ = _Argument
+            elif param.param_type_name == "option":
+                param.__class__ = _Option
             if param.metavar is None and getattr(param, "is_flag", False):
                 param.metavar = ""
             elif param.metavar is None:
@@ -58,6 +60,24 @@ class _Argument(TyperArgument):
 
     def display_type_rich(self, ctx: Any) -> str | None:
         return None
+
+
+class _Option(TyperOption):
+    """An option whose allowed words (``terminal|csv|json|markdown|latex``) break between
+    words in the help's narrow type column, not in the middle of one."""
+
+    WIDTH = 18
+
+    def display_type_rich(self, ctx: Any) -> str | None:
+        shown = super().display_type_rich(ctx)
+        if not shown or "|" not in shown or len(shown) <= self.WIDTH:
+            return shown
+        lines = [""]
+        for word in shown.split("|"):
+            if lines[-1] and len(lines[-1]) + len(word) > self.WIDTH:
+                lines.append("")
+            lines[-1] += word + "|"
+        return "\n".join(lines)[:-1]
 
 
 class Group(TyperGroup):
@@ -96,8 +116,15 @@ SuiteOption = Annotated[list[Path] | None, typer.Option(
 PairOption = Annotated[str | None, typer.Option(
     "--pair", "-p", help="Language pair, e.g. de-en.", show_default=False,
     rich_help_panel="Inputs")]
-OutputsArgument = Annotated[list[Path], typer.Argument(
-    help="System outputs: files, folders of hypothesis files, or a WMT txt-ts folder.")]
+#: What OUTPUTS may be, for every command that reads system outputs.
+OUTPUTS_HELP = ("System outputs: text files aligned with `testsuite sources` (one output per "
+                "line), TSV keyed by item (item<TAB>output or system<TAB>item<TAB>output), "
+                "WMT hypothesis files or a whole WMT txt-ts folder, or a saved run (a folder "
+                "written by `evaluate --save`).")
+OutputsArgument = Annotated[list[Path], typer.Argument(help=OUTPUTS_HELP)]
+OptionalOutputsArgument = Annotated[list[Path] | None, typer.Argument(
+    help=OUTPUTS_HELP + " When given, the output decided on must be one of theirs and the "
+    "outcomes that change are counted.", show_default=False)]
 SourceOption = Annotated[Path | None, typer.Option(
     help="WMT source file the hypotheses translate (items are located in it).",
     show_default=False, rich_help_panel="Inputs")]
@@ -153,6 +180,26 @@ parse_probability = _checked(_probability, float, "a number between 0 and 1")
 parse_count = _checked(_at_least(0), int, "a whole number")
 parse_positive = _checked(_at_least(1), int, "a whole number")
 
+
+def one_of(*allowed: str) -> dict[str, Any]:
+    """Settings of an option that takes one of a fixed set of words.
+
+    The help shows the words themselves (``--format terminal|csv|json``) and any other
+    word is a wrong command line (exit status 2, the option named), checked with the same
+    `testsuite.values.choice` as the library. Case does not matter (``--format CSV``).
+
+    The words are written here rather than imported from the library modules that use them
+    (several import numpy), so that ``--help`` stays instant; `tests/test_cli_names.py`
+    checks that each list is the library's.
+    """
+    def check(value: str) -> str:
+        from ..values import choice
+
+        return str(choice(value, allowed, "value"))
+
+    return {"parser": _checked(check, lambda text: text.strip().lower(), "a word"),
+            "metavar": "|".join(allowed)}
+
 TimeoutOption = Annotated[float, typer.Option(
     help="Per-match regex time limit, seconds.", parser=parse_seconds, metavar="SECONDS",
     rich_help_panel="Inputs")]
@@ -160,20 +207,28 @@ EncodingOption = Annotated[str, typer.Option(
     help="Encoding of the output files.", rich_help_panel="Inputs")]
 NormaliseOption = Annotated[str | None, typer.Option(
     "--normalise", help="Match outputs under a typographic equivalence: typographic "
-    "(apostrophes, quotation marks, dashes, spaces, NFC) or nfkc. Off by default (the "
+    "(apostrophes, quotation marks, dashes, spaces, NFC) or nfkc. Off by default (none, the "
     "published method); named in every signature and report.", show_default=False,
-    rich_help_panel="Inputs")]
+    rich_help_panel="Inputs", **one_of("none", "typographic", "nfkc"))]
 RepeatedOption = Annotated[str, typer.Option(
     help="An item whose source occurs several times in a WMT source: use the first "
     "occurrence's output (published), the last, or agree (outcomes must agree, else a "
-    "warning).", rich_help_panel="Inputs")]
+    "warning).", rich_help_panel="Inputs", **one_of("first", "last", "agree"))]
 QuietOption = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")]
 CategoryOption = Annotated[list[str] | None, typer.Option(
-    help="Only this category (repeatable).", show_default=False, rich_help_panel="Filters")]
+    help="Only this category (repeatable, any case).", show_default=False, metavar="NAME",
+    rich_help_panel="Filters")]
 PhenomenonOption = Annotated[list[str] | None, typer.Option(
-    help="Only this phenomenon (repeatable).", show_default=False, rich_help_panel="Filters")]
+    help="Only this phenomenon (repeatable, any case).", show_default=False, metavar="NAME",
+    rich_help_panel="Filters")]
 SystemOption = Annotated[list[str] | None, typer.Option(
-    help="Only this system (repeatable).", show_default=False, rich_help_panel="Filters")]
+    help="Only this system (repeatable, any case).", show_default=False, metavar="NAME",
+    rich_help_panel="Filters")]
+OrderOption = Annotated[str, typer.Option(
+    help="impact (the decisions that let the most outcomes into the scores first) or suite "
+    "(the suite's order).", **one_of("impact", "suite"))]
+AnnotatorOption = Annotated[str | None, typer.Option(
+    help="Who decides (default: your login name).", show_default=False, metavar="NAME")]
 
 
 def _console(stderr: bool = False) -> Any:
@@ -268,6 +323,30 @@ def _emit(text: str, out: Path | None, what: str) -> None:
         _console().print(f"wrote {what} to {_escape(out)}")
 
 
+def note_old_name(old: str, new: str) -> None:
+    """Say on stderr that an option was given by its old name (it still works, for now)."""
+    _console(stderr=True).print(f"[yellow]note:[/] {_escape(old)} is the old spelling of "
+                                f"{_escape(new)}; it still works for now, but will be removed "
+                                "in a later release")
+
+
+def renamed_option(value: Any, old_value: Any, new: str, old: str) -> Any:
+    """The value of a required option given by its name or by its old name (with a note).
+
+    Raises:
+        typer.BadParameter: when neither or both are given (exit status 2).
+    """
+    if old_value is not None:
+        if value is not None:
+            raise typer.BadParameter(f"give {new} only ({old.split()[0]} is its old "
+                                     "spelling)", param_hint=new.split()[0])
+        note_old_name(old, new)
+        return old_value
+    if value is None:
+        raise typer.BadParameter(f"missing (give {new})", param_hint=new.split()[0])
+    return value
+
+
 def _chosen_pair(pair: str | None, pairs: list[str]) -> str:
     """The language pair of ``--pair`` (normalised: ``deen`` → ``de-en``), or else the only
     one of `pairs`.
@@ -305,11 +384,17 @@ def _inject(command: F, name: str, first: list[inspect.Parameter],
         if isinstance(annotation, str):
             with contextlib.suppress(NameError):
                 annotation = eval(annotation, namespace)  # noqa: S307 - our own source
-        # Keyword-only after injected positional ones (typer maps parameters by name).
-        kind = inspect.Parameter.KEYWORD_ONLY if first else parameter.kind
-        return parameter.replace(annotation=annotation, kind=kind)
+        # Options keyword-only after injected positional ones (typer maps parameters by
+        # name); the command's own arguments stay positional, before the injected ones.
+        parameter = parameter.replace(annotation=annotation)
+        if first and not _is_argument(parameter):
+            parameter = parameter.replace(kind=inspect.Parameter.KEYWORD_ONLY)
+        return parameter
 
     rest = [resolved(p) for p in own.parameters.values() if p.name != name]
+    # The command's own arguments come first (`verdict ITEM VERDICT [OUTPUTS]...`).
+    arguments = [p for p in rest if _is_argument(p)]
+    options = [p for p in rest if not _is_argument(p)]
 
     @wraps(command)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -317,9 +402,17 @@ def _inject(command: F, name: str, first: list[inspect.Parameter],
         return command(*args, **{name: build(values)}, **kwargs)
 
     wrapper.__signature__ = own.replace(  # type: ignore[attr-defined]
-        parameters=[*first, *rest, *last])
+        parameters=[*arguments, *first, *options, *last])
     wrapper.__annotations__ = {}
     return wrapper  # type: ignore[return-value]
+
+
+def _is_argument(parameter: inspect.Parameter) -> bool:
+    """Whether a command's parameter is a positional argument (``typer.Argument``)."""
+    from typing import get_args
+
+    return any(isinstance(meta, typer.models.ArgumentInfo)
+               for meta in get_args(parameter.annotation)[1:])
 
 
 def _options(*specs: tuple[str, Any, Any]) -> list[inspect.Parameter]:
@@ -331,52 +424,100 @@ def with_inputs(command: F) -> F:
     """Give a command the shared input options; it receives them as ``inputs: InputSpec``.
 
     The outputs argument and ``--pair``, ``--source``, ``--ids``, ``--suite``,
-    ``--encoding``, ``--timeout`` are declared here once, so that every evaluating command
-    (and the triage UI) takes the same inputs with the same help and checks.
+    ``--encoding``, ``--timeout``, ``--normalise``, ``--repeated`` are declared here once,
+    so that every command that reads outputs (and the triage UI) takes the same inputs with
+    the same help and checks.
     """
+    return _with_inputs(command, OutputsArgument, inspect.Parameter.empty, judging=True)
+
+
+def with_optional_inputs(command: F) -> F:
+    """`with_inputs` for a command that also works without outputs and judges none itself
+    (`verdict`, `import`): the outputs, when given, follow the command's own arguments, and
+    ``--timeout`` and ``--normalise`` are not offered (they would change nothing)."""
+    return _with_inputs(command, OptionalOutputsArgument, None, judging=False)
+
+
+def _with_inputs(command: F, argument: Any, default: Any, judging: bool) -> F:
     def build(values: dict[str, Any]) -> Any:
         from ..inputs import InputSpec
 
-        return InputSpec(outputs=tuple(values["outputs"]), pair=values["pair"],
+        normalise = values.get("normalise")
+        return InputSpec(outputs=tuple(values["outputs"] or ()), pair=values["pair"],
                          source=values["source"], ids=values["ids"],
                          suite=tuple(values["suite"] or ()), encoding=values["encoding"],
-                         timeout=values["timeout"], normalise=values["normalise"],
+                         timeout=values.get("timeout", 1.0),
+                         normalise=None if normalise == "none" else normalise,
                          repeated=values["repeated"])
 
     outputs = inspect.Parameter("outputs", inspect.Parameter.POSITIONAL_OR_KEYWORD,
-                                annotation=OutputsArgument)
+                                annotation=argument, default=default)
+    judged = [("timeout", TimeoutOption, 1.0), ("normalise", NormaliseOption, None)]
     return _inject(command, "inputs", [outputs], _options(
         ("pair", PairOption, None), ("source", SourceOption, None), ("ids", IdsOption, None),
         ("suite", SuiteOption, None), ("encoding", EncodingOption, "utf-8"),
-        ("timeout", TimeoutOption, 1.0), ("normalise", NormaliseOption, None),
-        ("repeated", RepeatedOption, "first")), build)
+        *(judged if judging else []), ("repeated", RepeatedOption, "first")), build)
+
+
+#: pass or fail, as the argument of `verdict` and `settle`.
+VerdictArgument = Annotated[str, typer.Argument(
+    help="pass or fail.", **{**one_of("pass", "fail"), "metavar": "VERDICT"})]
+#: The old way to name the outputs of `verdict` and `import` (now arguments, as everywhere).
+OldFromOption = Annotated[list[Path] | None, typer.Option(
+    "--from", help="The old way to give the OUTPUTS (still read, with a note).",
+    show_default=False, hidden=True)]
+
+
+def with_old_from(inputs: Any, old: list[Path] | None, usage: str) -> Any:
+    """`inputs` (an `InputSpec`) with the outputs given by the old ``--from`` added, and a
+    note that they are now arguments."""
+    from dataclasses import replace
+
+    if not old:
+        return inputs
+    note_old_name("--from PATH", f"the outputs as arguments: {usage}")
+    return replace(inputs, outputs=(*inputs.outputs, *old))
+
+
+def _suite_and_systems(inputs: Any) -> tuple[Any, list[Any] | None]:
+    """The suite, and the systems' outputs when `inputs` names any (else None)."""
+    if inputs.outputs:
+        from ..inputs import load_systems
+
+        return load_systems(inputs)
+    return _suite(list(inputs.suite)), None
 
 
 FairOption = Annotated[bool, typer.Option(
     "--fair/--no-fair", help="Fairness rule: only items without a warning or missing output "
     "for any system (the published method).", rich_help_panel="Scoring")]
+#: The tests of proportion rows (`testsuite.stats.pvalues.TESTS`).
+TESTS = ("ztest", "paired")
 TestOption = Annotated[str, typer.Option(
-    help="Test of proportion rows: ztest (published) or paired (exact McNemar).",
-    rich_help_panel="Scoring")]
+    help="Test of proportion rows: ztest (the two-proportion Z-test of the published "
+    "tables, so that scores compare with the papers) or paired (exact McNemar). `compare` "
+    "defaults to paired: there the same items are judged in every year.",
+    rich_help_panel="Scoring", **one_of(*TESTS))]
 MacroTestOption = Annotated[str | None, typer.Option(
     "--macro-test", help="Test of macro-average rows: published (default with ztest: the "
     "macro-average read as a proportion, approximate), stratified (paired Z-test with the "
     "stratified variance; default with paired) or bootstrap.", show_default=False,
-    rich_help_panel="Scoring")]
+    rich_help_panel="Scoring", **one_of("published", "stratified", "bootstrap"))]
 AlphaOption = Annotated[float, typer.Option(
-    help="One-tailed significance level.", parser=parse_probability,
+    help="One-tailed significance level.", parser=parse_probability, metavar="P",
     rich_help_panel="Scoring")]
 CorrectionOption = Annotated[str, typer.Option(
-    help="Multiple-comparison correction: none, holm, bonferroni or fdr_bh.",
-    rich_help_panel="Scoring")]
+    help="Multiple-comparison correction.", rich_help_panel="Scoring",
+    **one_of("none", "holm", "bonferroni", "fdr_bh"))]
 ClustersOption = Annotated[bool, typer.Option(
     "--clusters", help="Also compute full clusters and rank ranges.",
     rich_help_panel="Scoring")]
 SeedOption = Annotated[int, typer.Option(
-    help="Seed of the paired bootstrap.", parser=parse_count, rich_help_panel="Scoring")]
+    help="Seed of the paired bootstrap.", parser=parse_count, metavar="N",
+    rich_help_panel="Scoring")]
 ResamplesOption = Annotated[int, typer.Option(
     help="Resamples of the paired bootstrap (its Monte Carlo error is reported).",
-    parser=parse_positive, rich_help_panel="Scoring")]
+    parser=parse_positive, metavar="N", rich_help_panel="Scoring")]
 
 
 def with_scoring(command: F) -> F:
@@ -408,14 +549,19 @@ def with_scoring(command: F) -> F:
 
 
 def _evaluate(inputs: Any, quiet: bool, regex_cache: Any = None) -> Any:
-    """Load and judge what `inputs` (an `InputSpec`) names, with a progress bar on stderr."""
+    """Load and judge what `inputs` (an `InputSpec`) names, with a progress bar on stderr.
+
+    The bar is drawn only on a terminal: written to a file or a pipe it would be a stray
+    blank line (Rich ends a live display with one) and nothing else.
+    """
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
     from ..inputs import load_evaluation
 
+    console = _console(stderr=True)
     with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
-                  TimeElapsedColumn(), console=_console(stderr=True), disable=quiet,
-                  transient=True) as bar:
+                  TimeElapsedColumn(), console=console,
+                  disable=quiet or not console.is_terminal, transient=True) as bar:
         task = bar.add_task("evaluating", total=None)
         return load_evaluation(inputs, progress=lambda n: bar.advance(task, n),
                                total=lambda n: bar.update(task, total=n),

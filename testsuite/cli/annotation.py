@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -9,10 +10,12 @@ import typer
 
 from ..reports.escape import json_text
 from ._common import (
+    AnnotatorOption,
     CategoryOption,
+    OldFromOption,
     PairOption,
     PhenomenonOption,
-    SourceOption,
+    QuietOption,
     SuiteOption,
     SystemOption,
     _chosen_pair,
@@ -20,13 +23,18 @@ from ._common import (
     _escape,
     _evaluate,
     _suite,
+    _suite_and_systems,
     app,
     friendly,
+    one_of,
     with_inputs,
+    with_old_from,
+    with_optional_inputs,
 )
 
 if TYPE_CHECKING:
     from ..inputs import InputSpec
+    from ..model import Suite
 
 
 @app.command(rich_help_panel="Resolve warnings")
@@ -34,17 +42,19 @@ if TYPE_CHECKING:
 @with_inputs
 def export(
     inputs: InputSpec,
-    out: Annotated[Path, typer.Option("--out", "-o", help="The sheet: FILE.csv or FILE.xlsx.")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="The sheet: FILE.csv or FILE.xlsx.",
+                                      metavar="FILE")],
     category: CategoryOption = None,
     phenomenon: PhenomenonOption = None,
     system: SystemOption = None,
+    quiet: QuietOption = False,
 ) -> None:
     """Write the pending decisions as a spreadsheet to fill in (verdict, note columns)."""
     from ..verdicts.queue import evaluation_rows, outputs_by_item, pending_warnings
     from ..verdicts.sheets import export_rows, write_sheet
     from ..verdicts.suggest import suggest
 
-    loaded, evaluation = _evaluate(inputs, True)
+    loaded, evaluation = _evaluate(inputs, quiet)
     pending = pending_warnings(evaluation, loaded, categories=category, phenomena=phenomenon,
                                systems=system)
     by_item = outputs_by_item(evaluation_rows(evaluation))
@@ -63,35 +73,35 @@ def export(
 
 @app.command("import", rich_help_panel="Resolve warnings")
 @friendly
+@with_optional_inputs
 def import_sheet(
     sheet: Annotated[Path, typer.Argument(help="A filled sheet (CSV or XLSX).")],
-    from_: Annotated[list[Path] | None, typer.Option(
-        "--from", help="System outputs: rows on an output no system produces are refused, "
-        "and the outcomes changed are counted.", show_default=False)] = None,
-    pair: PairOption = None,
-    source: SourceOption = None,
-    suite: SuiteOption = None,
+    inputs: InputSpec,
+    from_: OldFromOption = None,
     annotator: Annotated[str | None, typer.Option(
-        help="Who decided (default: your login name).", show_default=False)] = None,
+        help="Who decided (default: your login name).", show_default=False,
+        metavar="NAME")] = None,
     force: Annotated[bool, typer.Option(
-        help="Allow overriding a rule's pass or fail.")] = False,
+        "--force", help="Allow overriding a rule's pass or fail.")] = False,
     disagree: Annotated[bool, typer.Option(
-        help="Record verdicts that contradict another annotator's, as disagreements (for "
-        "a blind re-decision).")] = False,
-    dry_run: Annotated[bool, typer.Option(help="Check and summarise; record nothing.")] = False,
+        "--disagree", help="Record verdicts that contradict another annotator's, as "
+        "disagreements (for a blind re-decision).")] = False,
+    dry_run: Annotated[bool, typer.Option(
+        "--dry-run", help="Check and summarise; record nothing.")] = False,
 ) -> None:
-    """Record the verdicts of a filled sheet, with the same checks as `verdict`."""
+    """Record the verdicts of a filled sheet, with the same checks as `verdict`.
+
+    With the system OUTPUTS, rows on an output no system produced are refused and the
+    outcomes that change are counted.
+    """
     from ..verdicts.queue import decide_many
     from ..verdicts.sheets import check_rows, read_sheet
     from ..verdicts.store import default_annotator
 
-    loaded = _suite(suite)
-    chosen = _chosen_pair(pair, loaded.pairs)
-    systems = None
-    if from_:
-        from ..inputs import load_outputs
-
-        systems, _ = load_outputs(loaded, from_, pair=chosen, source=source)
+    inputs = with_old_from(inputs, from_, "testsuite import SHEET OUTPUTS...")
+    loaded, systems = _suite_and_systems(inputs)
+    chosen = _chosen_pair(inputs.pair, sorted({s.pair for s in systems}) if systems
+                          else loaded.pairs)
     who = annotator or default_annotator()
     rows = read_sheet(sheet)
     checked = check_rows(loaded, rows, sheet, pair=chosen, annotator=who, systems=systems,
@@ -108,20 +118,20 @@ def import_sheet(
 @app.command(rich_help_panel="Resolve warnings")
 @friendly
 def agreement(
-    second: Annotated[str, typer.Option(help="The second annotator.")],
+    second: Annotated[str, typer.Option(help="The second annotator.", metavar="NAME")],
     first: Annotated[str | None, typer.Option(
-        help="The first annotator (for --sample: default anyone else).", show_default=False)
-    ] = None,
+        help="The first annotator (for --sample: default anyone else).", show_default=False,
+        metavar="NAME")] = None,
     pair: PairOption = None,
     suite: SuiteOption = None,
     sample: Annotated[int | None, typer.Option(
         help="Instead of the report: write a blind sample of this many decided outputs "
-        "(without their verdicts) for --second to re-decide, to --out.", show_default=False)
-    ] = None,
-    seed: Annotated[int, typer.Option(help="Seed of the random sample.")] = 1,
+        "(without their verdicts) for --second to re-decide, to --out.", show_default=False,
+        metavar="N")] = None,
+    seed: Annotated[int, typer.Option(help="Seed of the random sample.", metavar="N")] = 1,
     out: Annotated[Path | None, typer.Option(
-        "--out", "-o", help="The sample sheet: FILE.csv or FILE.xlsx.", show_default=False)
-    ] = None,
+        "--out", "-o", help="The sample sheet: FILE.csv or FILE.xlsx.", show_default=False,
+        metavar="FILE")] = None,
 ) -> None:
     """Agreement of two annotators: a blind sample to re-decide, then raw agreement and
     Cohen's kappa per category, and the disagreements."""
@@ -148,17 +158,40 @@ def agreement(
         return
     if first is None:
         raise TestsuiteError("--first: whose verdicts to compare with --second's")
-    result = measure(loaded, first, second, pair_code(pair) if pair else None)
+    chosen_pair = pair_code(pair) if pair else None
+    result = measure(loaded, first, second, chosen_pair)
+    if not result.rows[-1].outputs:
+        raise TestsuiteError(_nothing_in_common(loaded, first, second, chosen_pair))
     table = Table(title=f"Agreement of {first} and {second}", title_justify="left")
     for column in ("category", "outputs", "agreed", "raw", "kappa"):
         table.add_column(column, justify="left" if column == "category" else "right")
     for row in result.rows:
         table.add_row(_escape(row.category), str(row.outputs), str(row.agreed),
-                      f"{row.raw:.3f}", f"{row.kappa:.3f}")
+                      f"{row.raw:.3f}", "–" if math.isnan(row.kappa) else f"{row.kappa:.3f}")
     console = _console()
     console.print(table)
+    if any(math.isnan(row.kappa) for row in result.rows):
+        console.print("kappa –: undefined where both annotators gave every output the same "
+                      "verdict (agreement by chance would be certain)")
     console.print(f"{len(result.disagreements)} disagreements to settle "
                   "(testsuite disagreements lists them, testsuite settle settles one)")
+
+
+def _nothing_in_common(suite: Suite, first: str, second: str, pair: str | None) -> str:
+    """Why two annotators have no decided output in common, and what to do about it."""
+    from ..verdicts.conflicts import with_verdicts
+
+    who = {v.annotator for _, rule in with_verdicts(suite, pair) for v in rule.verdicts}
+    missing = [name for name in (first, second) if name not in who]
+    sample = (f"have {second} re-decide a blind sample of {first}'s decisions: testsuite "
+              f"agreement --first {first} --second {second} --sample 100 --out sample.csv, "
+              f"then testsuite import sample.csv --annotator {second} --disagree")
+    where = f" for {pair}" if pair else ""
+    if missing:
+        known = ", ".join(sorted(a for a in who if a)) or "none"
+        return (f"{' and '.join(missing)} {'has' if len(missing) == 1 else 'have'} no verdicts "
+                f"in this suite{where} (annotators with verdicts: {known}); {sample}")
+    return f"{first} and {second} have decided no output in common{where}; {sample}"
 
 
 @app.command(rich_help_panel="Resolve warnings")
@@ -167,22 +200,27 @@ def agreement(
 def batch(
     inputs: InputSpec,
     decision: Annotated[str | None, typer.Option(
-        "--verdict", help="pass or fail.", show_default=False)] = None,
+        "--verdict", help="The verdict to record.", show_default=False,
+        **one_of("pass", "fail"))] = None,
     item: Annotated[str | None, typer.Option(
-        help="Every pending output of this item…", show_default=False)] = None,
+        help="Every pending output of this item…", show_default=False, metavar="ID")] = None,
     phenomenon: Annotated[str | None, typer.Option(
-        help="…or of every item of this phenomenon…", show_default=False)] = None,
+        help="…or of every item of this phenomenon…", show_default=False, metavar="NAME")
+    ] = None,
     pattern: Annotated[str, typer.Option(
-        help="…that this regex finds (default: all of them).")] = "",
+        help="…that this regex finds (default: all of them).", show_default=False,
+        metavar="REGEX")] = "",
     source_has: Annotated[str, typer.Option(
-        help="Only items whose source sentence this regex finds (default: any).")] = "",
-    annotator: Annotated[str | None, typer.Option(
-        help="Who decides (default: your login name).", show_default=False)] = None,
-    dry_run: Annotated[bool, typer.Option(help="Only show what would be decided.")] = False,
+        help="Only items whose source sentence this regex finds (default: any).",
+        show_default=False, metavar="REGEX")] = "",
+    annotator: AnnotatorOption = None,
+    dry_run: Annotated[bool, typer.Option(
+        "--dry-run", help="Only show what would be decided.")] = False,
     learned: Annotated[bool, typer.Option(
         "--learned", help="Only list the batches learned across the --phenomenon from the "
         "shapes of its decided outputs, one JSON object each (record one with its "
         "--pattern, --source-has and --verdict).")] = False,
+    quiet: QuietOption = False,
 ) -> None:
     """Decide many pending outputs at once: those of an item or phenomenon that match."""
     from ..errors import TestsuiteError
@@ -201,7 +239,7 @@ def batch(
                                  f"{', '.join(given)} (record one without --learned)")
     if not learned and decision is None:
         raise TestsuiteError("--verdict is needed: pass or fail")
-    loaded, evaluation = _evaluate(inputs, True)
+    loaded, evaluation = _evaluate(inputs, quiet)
     if learned:
         pending = pending_warnings(evaluation, loaded, phenomena=[phenomenon or ""])
         # As the suite spells it, per pair (names.pick takes any case).

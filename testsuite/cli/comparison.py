@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from ._common import (
+    TESTS,
     CategoryOption,
     MacroTestOption,
     PairOption,
@@ -21,9 +22,41 @@ from ._common import (
     _suite,
     app,
     friendly,
+    one_of,
     parse_count,
     parse_probability,
 )
+
+
+def distinct_runs(runs: list[Path]) -> list[Path]:
+    """The runs named, each once (a run named twice would double every system), with a
+    warning for each repeat.
+
+    Raises:
+        typer.BadParameter: when fewer than two different runs remain (exit status 2).
+    """
+    import warnings
+
+    from ..errors import TestsuiteWarning
+
+    seen: dict[Path, Path] = {}
+    repeats = []
+    for path in runs:
+        key = path.resolve()
+        if key in seen:
+            repeats.append((path, seen[key]))
+        else:
+            seen[key] = path
+    if len(seen) < 2:
+        times = {2: "twice"}.get(len(runs), f"{len(runs)} times")
+        named = f"{runs[0]} is named {times}: " if len(runs) > 1 else ""
+        raise typer.BadParameter(f"{named}compare needs two different saved runs (save each "
+                                 "year's with testsuite evaluate … --save DIR)",
+                                 param_hint="RUNS")
+    for path, first in repeats:
+        warnings.warn(TestsuiteWarning(f"{path} is named twice (as {first} before): it is "
+                                       "compared once"), stacklevel=2)
+    return list(seen.values())
 
 
 @app.command(rich_help_panel="Compare years")
@@ -34,23 +67,29 @@ def compare(
     pair: PairOption = None,
     suite: SuiteOption = None,
     map_: Annotated[list[str] | None, typer.Option(
-        "--map", help="Match a renamed system: OLD=NEW (repeatable).", show_default=False)
-    ] = None,
+        "--map", help="Match a renamed system (repeatable).", show_default=False,
+        metavar="OLD=NEW")] = None,
     system: SystemOption = None,
     category: CategoryOption = None,
     test: Annotated[str, typer.Option(
-        help="paired (McNemar; default) or ztest for proportion rows.")] = "paired",
+        help="Test of the change in proportion rows: paired (exact McNemar; the default "
+        "here, because every year judges the same items, unlike `score`, whose ztest "
+        "default is the published method for comparing systems) or ztest.",
+        **one_of(*TESTS))] = "paired",
     macro_test: MacroTestOption = None,
     alpha: Annotated[float, typer.Option(help="Two-sided significance level.",
-                                         parser=parse_probability)] = 0.05,
+                                         parser=parse_probability, metavar="P")] = 0.05,
     seed: SeedOption = 12345,
     resamples: ResamplesOption = 10_000,
     format: Annotated[str, typer.Option(
-        "--format", "-f", help="terminal, csv, json, latex or html.")] = "terminal",
+        "--format", "-f", help="The report's format.",
+        **one_of("terminal", "csv", "json", "latex", "html"))] = "terminal",
     out: Annotated[Path | None, typer.Option(
-        "--out", "-o", help="Write the report to FILE.", show_default=False)] = None,
+        "--out", "-o", help="Write the report to FILE.", show_default=False,
+        metavar="FILE")] = None,
     regressions: Annotated[int, typer.Option(
-        help="List up to N regressed items per system.", parser=parse_count)] = 0,
+        help="List up to N regressed items per system.", parser=parse_count,
+        metavar="N")] = 0,
 ) -> None:
     """Compare saved runs of the same systems across years (current rules applied).
 
@@ -63,9 +102,7 @@ def compare(
     from ..reports.compare_render import print_comparison, render_comparison
     from ..runs import load_run, read_metadata
 
-    if format not in ("terminal", "csv", "json", "latex", "html"):
-        raise TestsuiteError(f"--format must be terminal, csv, json, latex or html, not "
-                             f"{format!r}")
+    runs = distinct_runs(runs)
     mapping = []
     for entry in map_ or ():
         old, sep, new = entry.partition("=")

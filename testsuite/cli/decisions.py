@@ -2,27 +2,33 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from ..reports.escape import json_text
 from ._common import (
+    AnnotatorOption,
     CategoryOption,
+    OldFromOption,
+    OrderOption,
     PairOption,
     PhenomenonOption,
-    SourceOption,
+    QuietOption,
     SuiteOption,
     SystemOption,
+    VerdictArgument,
     _chosen_pair,
     _console,
     _escape,
     _evaluate,
     _suite,
+    _suite_and_systems,
     app,
     friendly,
     with_inputs,
+    with_old_from,
+    with_optional_inputs,
 )
 
 if TYPE_CHECKING:
@@ -37,13 +43,14 @@ def pending(
     category: CategoryOption = None,
     phenomenon: PhenomenonOption = None,
     system: SystemOption = None,
-    order: Annotated[str, typer.Option(help="impact (default) or suite.")] = "impact",
+    order: OrderOption = "impact",
+    quiet: QuietOption = False,
 ) -> None:
     """List the warnings still to decide, one JSON object per distinct output."""
     from ..rule_edit import view_of
     from ..verdicts.queue import pending_warnings
 
-    loaded, evaluation = _evaluate(inputs, True)
+    loaded, evaluation = _evaluate(inputs, quiet)
     for entry in pending_warnings(evaluation, loaded, categories=category, phenomena=phenomenon,
                                   systems=system, order=order):
         rule = loaded.rules.get((entry.pair, entry.item))
@@ -54,54 +61,56 @@ def pending(
 
 @app.command(rich_help_panel="Resolve warnings")
 @friendly
+@with_optional_inputs
 def verdict(
     item: Annotated[str, typer.Argument(help="Item id.")],
-    decision: Annotated[str, typer.Argument(metavar="VERDICT", help="pass or fail.")],
+    decision: VerdictArgument,
+    inputs: InputSpec,
     output: Annotated[str | None, typer.Option(
-        help="The exact output decided on.", show_default=False)] = None,
+        help="The exact output decided on.", show_default=False, metavar="TEXT")] = None,
     system: Annotated[str | None, typer.Option(
-        help="Decide on this system's output instead (needs --from).", show_default=False)
-    ] = None,
-    from_: Annotated[list[Path] | None, typer.Option(
-        "--from", help="System outputs (as for evaluate): --system's output is taken from "
-        "them, an --output no system produced is refused, and the outcomes the verdict "
-        "changes are counted.", show_default=False)] = None,
-    pair: PairOption = None,
-    source: SourceOption = None,
-    suite: SuiteOption = None,
-    annotator: Annotated[str | None, typer.Option(
-        help="Who decides (default: your login name).", show_default=False)] = None,
-    note: Annotated[str | None, typer.Option(help="A comment.", show_default=False)] = None,
+        help="Decide on this system's output instead (needs OUTPUTS).", show_default=False,
+        metavar="NAME")] = None,
+    from_: OldFromOption = None,
+    annotator: AnnotatorOption = None,
+    note: Annotated[str | None, typer.Option(help="A comment.", show_default=False,
+                                             metavar="TEXT")] = None,
     force: Annotated[bool, typer.Option(
-        help="Override a rule's pass or fail; accept an output no system produced.")] = False,
+        "--force", help="Override a rule's pass or fail; accept an output no system "
+        "produced.")] = False,
     settle: Annotated[bool, typer.Option(
-        help="Settle a disagreement: verdicts recorded before on the output no longer count."
-    )] = False,
+        "--settle", help="Settle a disagreement: verdicts recorded before on the output no "
+        "longer count.")] = False,
     disagree: Annotated[bool, typer.Option(
-        help="Record a verdict that contradicts another annotator's, as a disagreement.")
-    ] = False,
+        "--disagree", help="Record a verdict that contradicts another annotator's, as a "
+        "disagreement.")] = False,
 ) -> None:
-    """Record a verdict on one exact output of one item (kept in rules/…/verdicts.yaml)."""
-    from ..errors import TestsuiteError
+    """Record a verdict on one exact output of one item (kept in rules/…/verdicts.yaml).
+
+    With the system OUTPUTS, an --output no system produced is refused (a typo) and the
+    outcomes the verdict changes are counted; without them the text is recorded as typed.
+    """
+    import warnings
+
+    from ..errors import TestsuiteError, TestsuiteWarning
     from ..verdicts.conflicts import check_verdict
     from ..verdicts.queue import decide_many
 
+    inputs = with_old_from(inputs, from_, "testsuite verdict ITEM VERDICT OUTPUTS...")
     if (output is None) == (system is None):
-        raise TestsuiteError("give either --output TEXT or --system NAME with --from PATH")
-    loaded = _suite(suite)
-    chosen = _chosen_pair(pair, loaded.pairs)
-    systems = None
-    if from_:
-        from ..inputs import load_outputs
-
-        systems, _ = load_outputs(loaded, from_, pair=chosen, source=source)
+        raise TestsuiteError("give either --output TEXT or --system NAME (with the OUTPUTS "
+                             "it is in)")
+    loaded, systems = _suite_and_systems(inputs)
+    chosen = _chosen_pair(inputs.pair, sorted({s.pair for s in systems}) if systems
+                          else loaded.pairs)
     if system is not None:
         if systems is None:
-            raise TestsuiteError("--system needs --from: where that system's outputs are")
+            raise TestsuiteError("--system needs the system outputs: testsuite verdict ITEM "
+                                 "VERDICT OUTPUTS... --system NAME")
         from ..names import pick
 
-        [name] = pick([s.system for s in systems], [system], "system")
-        chosen_system = next(s for s in systems if s.system == name)
+        [name] = pick([s.system for s in systems if s.pair == chosen], [system], "system")
+        chosen_system = next(s for s in systems if s.system == name and s.pair == chosen)
         if item not in chosen_system.outputs:
             raise TestsuiteError(f"{name} has no output for item {item!r}")
         output = chosen_system.outputs[item]
@@ -109,6 +118,11 @@ def verdict(
     impact = check_verdict(loaded, chosen, item, output, decision, annotator=annotator,
                            note=note, systems=systems, force=force, settle=settle,
                            disagree=disagree)
+    if systems is None:
+        warnings.warn(TestsuiteWarning(
+            "the output was not checked against the systems' outputs (a typo would be "
+            "recorded as typed): give them after the verdict, testsuite verdict ITEM VERDICT "
+            "OUTPUTS... --output TEXT"), stacklevel=1)
     [(path, _, stored)] = decide_many(loaded, [(chosen, item, impact.verdict)])
     console = _console()
     console.print(f"recorded {stored.verdict} for {chosen} item {_escape(item)} on "
@@ -144,13 +158,16 @@ def disagreements(
 @friendly
 def settle(
     item: Annotated[str, typer.Argument(help="Item id.")],
-    decision: Annotated[str, typer.Argument(metavar="VERDICT", help="pass or fail.")],
-    output: Annotated[str, typer.Option(help="The exact output in disagreement.")],
+    decision: VerdictArgument,
+    output: Annotated[str, typer.Option(help="The exact output in disagreement.",
+                                        metavar="TEXT")],
     pair: PairOption = None,
     suite: SuiteOption = None,
     annotator: Annotated[str | None, typer.Option(
-        help="Who settles (default: your login name).", show_default=False)] = None,
-    note: Annotated[str | None, typer.Option(help="Why.", show_default=False)] = None,
+        help="Who settles (default: your login name).", show_default=False,
+        metavar="NAME")] = None,
+    note: Annotated[str | None, typer.Option(help="Why.", show_default=False,
+                                             metavar="TEXT")] = None,
 ) -> None:
     """Settle a disagreement: record the verdict that counts from now on."""
     from ..errors import TestsuiteError
@@ -174,28 +191,31 @@ def settle(
 def suggest(
     inputs: InputSpec,
     item: Annotated[list[str] | None, typer.Option(
-        help="Only this item (repeatable).", show_default=False)] = None,
+        help="Only this item (repeatable).", show_default=False, metavar="ID")] = None,
     accept: Annotated[bool, typer.Option(
-        help="Write the best suggestion of each item into its rules file, with the decided "
-        "outputs as examples.")] = False,
+        "--accept", help="Write the best suggestion of each item into its rules file, with "
+        "the decided outputs as examples.")] = False,
+    quiet: QuietOption = False,
 ) -> None:
     """Rule suggestions learned from the verdicts, one JSON object per item."""
     from ..verdicts.queue import evaluation_rows, outputs_by_item
     from ..verdicts.suggest import accept as accept_suggestion
     from ..verdicts.suggest import suggest as learn
 
-    loaded, evaluation = _evaluate(inputs, True)
+    loaded, evaluation = _evaluate(inputs, quiet)
     wanted = set(item or ())
     by_item = outputs_by_item(row for row in evaluation_rows(evaluation)
                               if not wanted or row[1] in wanted)
-    accepted = 0
+    accepted = decided = suggested = 0
     for key, outputs_of in by_item.items():
         rule = loaded.rules.get(key)
         if rule is None or not rule.verdicts:
             continue
+        decided += 1
         found = learn(key[0], key[1], rule, outputs_of)
         if not found:
             continue
+        suggested += 1
         best = found[0]
         line: dict[str, object] = {
             "pair": key[0], "item": key[1], "field": best.field, "learned": best.learned,
@@ -207,8 +227,50 @@ def suggest(
             line["accepted"] = True
             accepted += 1
         typer.echo(json_text(line))
-    if accept:
-        _console(stderr=True).print(f"{accepted} suggestions written into the rules files")
+    console = _console(stderr=True)
+    if not decided:
+        console.print("nothing to suggest: no item" + (" named" if wanted else "")
+                      + " has verdicts yet, and suggestions are learned from them (decide "
+                      "some outputs first: testsuite triage, or testsuite verdict)")
+    elif not suggested:
+        console.print(f"nothing to suggest: the verdicts of the {decided} item"
+                      f"{'s' if decided != 1 else ''} with verdicts give no pattern that "
+                      "decides a pending output of theirs (more decisions may give one)")
+    elif accept:
+        console.print(f"{accepted} suggestions written into the rules files")
+    else:
+        console.print(f"{suggested} suggestion{'s' if suggested != 1 else ''} (--accept "
+                      "writes them into the rules files)")
+
+
+def terminal_missing() -> str | None:
+    """Why the full-screen triage cannot run here, or None when it can.
+
+    Textual reads keys from standard input and draws on standard error, and it needs the
+    controlling terminal for its size and signals. Without one it waits for keys that never
+    come and writes its control codes into whatever file the streams go to.
+    """
+    import os
+    import sys
+
+    for name, stream in (("standard input", sys.stdin), ("standard output", sys.stdout),
+                         ("standard error", sys.stderr)):
+        try:
+            if stream is None or not os.isatty(stream.fileno()):
+                return f"{name} is not a terminal"
+        except (AttributeError, OSError, ValueError):  # a stream without a file descriptor
+            return f"{name} is not a terminal"
+    try:
+        os.close(os.open("/dev/tty", os.O_RDWR | os.O_NOCTTY))
+    except OSError:
+        return "there is no controlling terminal"
+    return None
+
+
+#: What to use instead of the full-screen triage, named by its refusal and its help.
+WITHOUT_A_TERMINAL = ("without one, list the open warnings with `testsuite pending`, decide "
+                      "them in a spreadsheet with `testsuite export` and `testsuite import`, "
+                      "or one by one with `testsuite verdict`")
 
 
 @app.command(rich_help_panel="Resolve warnings")
@@ -216,14 +278,31 @@ def suggest(
 @with_inputs
 def triage(
     inputs: InputSpec,
-    annotator: Annotated[str | None, typer.Option(
-        help="Who decides (default: your login name).", show_default=False)] = None,
+    annotator: AnnotatorOption = None,
     category: CategoryOption = None,
     phenomenon: PhenomenonOption = None,
     system: SystemOption = None,
-    order: Annotated[str, typer.Option(help="impact (default) or suite.")] = "impact",
+    order: OrderOption = "impact",
+    quiet: Annotated[bool, typer.Option(
+        "--quiet", "-q", help="No summary line after quitting.")] = False,
 ) -> None:
-    """Resolve warnings in a full-screen terminal UI; every decision is saved at once."""
+    """Resolve warnings in a full-screen terminal UI; every decision is saved at once.
+
+    It needs a terminal (standard input and output, and a controlling terminal);
+    without one, list the open warnings with `testsuite pending`, decide them in a
+    spreadsheet with `testsuite export` and `testsuite import`, or one by one with
+    `testsuite verdict`.
+
+    Keys: p pass, f fail, s skip, u undo your last action, n note, g go to an item id or a
+    text, ←/→ (or j/k) move, e/E edit the positive/negative regex, a accept the rule
+    suggestion shown, b batch, / filter, tab then ↑/↓/PgUp/PgDn scroll a panel, q quit (or
+    Ctrl-C).
+    """
+    from ..errors import TestsuiteError
+
+    missing = terminal_missing()
+    if missing is not None:  # before Textual is imported or writes a single control code
+        raise TestsuiteError(f"triage needs a terminal ({missing}): {WITHOUT_A_TERMINAL}")
     from ..tui import TriageOptions, run_triage
     from ..verdicts import default_annotator
 
@@ -232,4 +311,5 @@ def triage(
         categories=tuple(category or ()), phenomena=tuple(phenomenon or ()),
         systems=tuple(system or ()), order=order)
     decided = run_triage(options)
-    _console().print(f"{decided} decisions saved")
+    if not quiet:
+        _console().print(f"{decided} decisions saved")

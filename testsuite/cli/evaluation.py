@@ -15,8 +15,10 @@ from ._common import (
     _evaluate,
     app,
     friendly,
+    one_of,
     parse_count,
     parse_positive,
+    renamed_option,
     with_inputs,
     with_scoring,
 )
@@ -32,7 +34,31 @@ def _scores(suite: Suite, evaluation: Evaluation, scoring: ScoreOptions) -> list
     """The scores of every pair of an evaluation, with the same options."""
     from ..scoring import score
 
+    _not_left_out(evaluation, scoring)
     return [score(evaluation, suite, pair, scoring) for pair in evaluation.pairs]
+
+
+def _not_left_out(evaluation: Evaluation, scoring: ScoreOptions) -> None:
+    """Refuse a ``--system`` that names a system left out of the scores, saying why (it is
+    in the outputs, so "unknown system" would mislead).
+
+    Raises:
+        TestsuiteError: one line per such system.
+    """
+    from ..errors import TestsuiteError
+
+    kept = {name.casefold() for name in evaluation.systems}
+    left_out = {n.system.casefold(): n for n in evaluation.excluded}
+    problems = []
+    for name in scoring.systems or ():
+        why = left_out.get(name.casefold())
+        if why is not None and name.casefold() not in kept:
+            what = f"the placeholder {why.placeholder!r}" if why.placeholder else "empty"
+            problems.append(f"--system {name}: {why.system} is left out of every score, "
+                            f"because {why.count:,} of its {why.total:,} outputs are {what} "
+                            "(it did not translate this suite); choose another system")
+    if problems:
+        raise TestsuiteError(problems)
 
 
 @app.command(rich_help_panel="Evaluate and score")
@@ -42,12 +68,13 @@ def evaluate(
     inputs: InputSpec,
     out: Annotated[Path | None, typer.Option(
         "--out", "-o", help="Write every item × system outcome to FILE.jsonl or FILE.csv.",
-        show_default=False)] = None,
+        show_default=False, metavar="FILE")] = None,
     save: Annotated[Path | None, typer.Option(
         help="Save the run (outputs, outcomes, metadata) in this folder for `compare`.",
-        show_default=False)] = None,
+        show_default=False, metavar="FOLDER")] = None,
     campaign: Annotated[str | None, typer.Option(
-        help="Campaign of a saved run, e.g. wmt21.", show_default=False)] = None,
+        help="Campaign of a saved run, e.g. wmt21.", show_default=False, metavar="NAME")
+    ] = None,
     year: Annotated[int | None, typer.Option(
         help="Year of a saved run (default: from the campaign name).", show_default=False,
         parser=parse_positive)] = None,
@@ -80,30 +107,26 @@ def score(
     inputs: InputSpec,
     scoring: ScoreOptions,
     format: Annotated[str, typer.Option(
-        "--format", "-f", help="terminal, csv, json, markdown or latex.")] = "terminal",
+        "--format", "-f", help="The report's format.",
+        **one_of("terminal", "csv", "json", "markdown", "latex"))] = "terminal",
     out: Annotated[Path | None, typer.Option(
         "--out", "-o", help="Write the report to FILE instead of the terminal.",
-        show_default=False)] = None,
+        show_default=False, metavar="FILE")] = None,
     table: Annotated[str, typer.Option(
-        help="Which paper tables: categories, phenomena or both.")] = "both",
+        help="Which paper tables.", **one_of("categories", "phenomena", "both"))] = "both",
     bounds: Annotated[bool, typer.Option(
         "--bounds", help="Show how far deciding the open warnings could move each accuracy."
     )] = False,
     layout: Annotated[str, typer.Option(
         help="Terminal layout: auto, columns (systems as columns, as in the papers) or rows "
-        "(systems as rows).")] = "auto",
+        "(systems as rows).", **one_of("auto", "columns", "rows"))] = "auto",
     quiet: QuietOption = False,
 ) -> None:
     """Accuracy per category and phenomenon with significance clusters (paper tables)."""
-    from ..errors import TestsuiteError
-    from ..reports.render import FORMATS, WHICH, render
+    from ..reports.render import render
     from ..reports.tables import paper_tables
-    from ..reports.terminal import LAYOUTS, print_paper_table
+    from ..reports.terminal import print_paper_table
 
-    for name, value, allowed in (("format", format, FORMATS), ("table", table, WHICH),
-                                 ("layout", layout, LAYOUTS)):
-        if value not in allowed:
-            raise TestsuiteError(f"--{name} must be one of {', '.join(allowed)}, not {value!r}")
     suite, evaluation = _evaluate(inputs, quiet)
     results = _scores(suite, evaluation, scoring)
     if format == "terminal" and out is None:
@@ -126,9 +149,9 @@ def item_analysis(
     scoring: ScoreOptions,
     out: Annotated[Path | None, typer.Option(
         "--out", "-o", help="Write the analysis of every item to FILE.csv.",
-        show_default=False)] = None,
+        show_default=False, metavar="FILE")] = None,
     show: Annotated[int, typer.Option(help="How many items to list in each group.",
-                                      parser=parse_count)] = 10,
+                                      parser=parse_count, metavar="N")] = 10,
     quiet: QuietOption = False,
 ) -> None:
     """Items every system passes, none passes, and how well each separates systems."""
@@ -139,6 +162,7 @@ def item_analysis(
     from ..scoring import item_analysis as run_analysis
 
     suite, evaluation = _evaluate(inputs, quiet)
+    _not_left_out(evaluation, scoring)
     console = _console()
     pairs = evaluation.pairs
     for chosen in pairs:
@@ -174,19 +198,25 @@ def item_analysis(
 def report(
     inputs: InputSpec,
     scoring: ScoreOptions,
-    html: Annotated[Path, typer.Option(help="The HTML file to write (self-contained).")],
+    out: Annotated[Path | None, typer.Option(
+        "--out", "-o", help="The HTML file to write (self-contained).", show_default=False,
+        metavar="FILE")] = None,
+    html: Annotated[Path | None, typer.Option(
+        help="The old name of --out (still read, with a note).", show_default=False,
+        metavar="FILE", hidden=True)] = None,
     title: Annotated[str | None, typer.Option(help="Title of the report.",
-                                              show_default=False)] = None,
+                                              show_default=False, metavar="TEXT")] = None,
     quiet: QuietOption = False,
 ) -> None:
     """Write an offline HTML report: tables, heatmap, charts and every output, filterable."""
     from ..matching import RegexCache
     from ..reports.html import html_report
 
+    target = renamed_option(out, html, "--out FILE", "--html FILE")
     cache = RegexCache.persistent()  # judging and the page's highlighted matches share it
     suite, evaluation = _evaluate(inputs, quiet, cache)
     _emit(html_report(_scores(suite, evaluation, scoring), evaluation, suite, title=title,
-                      cache=cache), html, "the report")
+                      cache=cache), target, "the report")
 
 
 @app.command(rich_help_panel="Evaluate and score")
@@ -196,16 +226,15 @@ def report(
 def plot(
     inputs: InputSpec,
     scoring: ScoreOptions,
-    out: Annotated[Path, typer.Option("--out", "-o", help="Folder for the charts.")],
-    format: Annotated[str, typer.Option("--format", "-f", help="png or svg.")] = "png",
+    out: Annotated[Path, typer.Option("--out", "-o", help="Folder for the charts.",
+                                       metavar="FOLDER")],
+    format: Annotated[str, typer.Option("--format", "-f", help="The charts' format.",
+                                        **one_of("png", "svg"))] = "png",
     quiet: QuietOption = False,
 ) -> None:
     """Write the report's charts (phenomenon heatmap, category chart) as PNG or SVG."""
-    from ..errors import TestsuiteError
     from ..reports.plots import write_plots
 
-    if format not in ("png", "svg"):
-        raise TestsuiteError(f"--format must be png or svg, not {format!r}")
     suite, evaluation = _evaluate(inputs, quiet)
     for scores in _scores(suite, evaluation, scoring):
         for path in write_plots(scores, out, format):
@@ -217,7 +246,7 @@ def plot(
 def demo(
     out: Annotated[Path | None, typer.Option(
         "--out", "-o", help="Also write the outcomes to FILE.jsonl or FILE.csv.",
-        show_default=False)] = None,
+        show_default=False, metavar="FILE")] = None,
 ) -> None:
     """Evaluate and score the bundled illustrative sample outputs on the bundled suites."""
     from ..bundled import bundled_samples
@@ -239,5 +268,18 @@ def demo(
             path = out.with_name(f"{out.stem}.{pair_dir.name}{out.suffix}")
             write_results(evaluation.results, path)
             console.print(f"wrote {len(evaluation.results)} outcomes to {_escape(str(path))}")
+    console.rule()
+    for line in DEMO_LEGEND:
+        console.print(line)
     console.print(f"Next: `testsuite score {_escape(str(samples / 'de-en'))} --pair de-en` for "
                   "the phenomenon table; `testsuite --help` for everything else.")
+
+
+#: What the demo's columns and last line mean, for someone who has never read a WMT paper.
+DEMO_LEGEND = (
+    "[bold]#[/]: the row's items in the scores (those with no warning or missing output for "
+    "any system); [bold]warning rate[/]: the share of a system's outputs the rules left to a "
+    "person (testsuite triage).",
+    "[bold]signature[/] (testsuite:…): everything the numbers depend on (suite, tests, "
+    "systems, items); quote it with them so that anyone can reproduce them.",
+)

@@ -37,8 +37,8 @@ def lint(
         "reworded, near_miss) and list the rules carrying fewer than --min-examples of a "
         "kind; they count as problems.")] = False,
     min_examples: Annotated[int, typer.Option(
-        "--min-examples", min=0, help="With --coverage: the examples of each kind a rule "
-        "should carry.")] = 2,
+        "--min-examples", min=0, metavar="N", help="With --coverage: the examples of each "
+        "kind a rule should carry.")] = 2,
 ) -> None:
     """Check suites and rules: YAML, fields, ids, regexes, and each rule's own examples.
 
@@ -108,7 +108,7 @@ def expand(
         help="Suite and rules files or folders. Default: the bundled suites.",
         show_default=False)] = None,
     template: Annotated[str | None, typer.Option(
-        help="Only the items of this template id.", show_default=False)] = None,
+        help="Only the items of this template id.", show_default=False, metavar="ID")] = None,
 ) -> None:
     """Show the items and rules that paradigm templates generate."""
     from rich.table import Table
