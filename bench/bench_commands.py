@@ -6,7 +6,7 @@ the same machine and in the same run:
 * ``plain``: `bench/plain_score.py`, the script a user could write in an afternoon (reads the
   DFKI JSON and the WMT files, judges with `re`, accuracies and Z-test first clusters);
 * ``score``: ``testsuite score`` of the same WMT21 de-en pair-year (terminal tables);
-* ``report``: ``testsuite report --html`` of it;
+* ``report``: ``testsuite report --out`` of it;
 * ``compare``: ``testsuite compare`` of three saved runs (WMT21 de-en, WMT22 de-en, and WMT21
   de-en again under another campaign name);
 * ``evaluate ×4``: the four WMT21/22 pair-years as four separate ``testsuite evaluate``
@@ -76,8 +76,8 @@ def main() -> None:
                                       wmt21, "de-en"]],
             "testsuite score": [[testsuite, "score", wmt21, "--pair", "de-en", "--suite",
                                  "dfki", "-q"]],
-            "testsuite report --html": [[testsuite, "report", wmt21, "--pair", "de-en",
-                                         "--suite", "dfki", "-q", "--html", "r.html"]],
+            "testsuite report --out": [[testsuite, "report", wmt21, "--pair", "de-en",
+                                        "--suite", "dfki", "-q", "--out", "r.html"]],
             "testsuite compare (3 runs)": [[testsuite, "compare", "runs/wmt21", "runs/wmt22",
                                             "runs/wmt21b"]],
             "testsuite evaluate ×4 (total)": [

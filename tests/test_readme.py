@@ -38,6 +38,11 @@ def test_the_readme_has_runnable_examples_and_the_two_set_up_commands() -> None:
     languages = {language for language, _ in found}
     assert languages <= {"sh", "bash", "python"}, languages
     assert sum(len(commands(text)) for language, text in found if language == "bash") >= 25
+    # One set of names: the examples show the current spellings, not the old ones that
+    # still work with a note (issue 23).
+    examples = "\n".join(text for language, text in found if language in ("bash", "sh"))
+    for old in ("--html", "--from"):
+        assert old not in examples, old
 
 
 def files_of(root: Path) -> set[str]:

@@ -45,7 +45,7 @@ def _not_left_out(evaluation: Evaluation, scoring: ScoreOptions) -> None:
     Raises:
         TestsuiteError: one line per such system.
     """
-    from ..errors import TestsuiteError
+    from ..errors import Problem, TestsuiteError
 
     kept = {name.casefold() for name in evaluation.systems}
     left_out = {n.system.casefold(): n for n in evaluation.excluded}
@@ -54,9 +54,10 @@ def _not_left_out(evaluation: Evaluation, scoring: ScoreOptions) -> None:
         why = left_out.get(name.casefold())
         if why is not None and name.casefold() not in kept:
             what = f"the placeholder {why.placeholder!r}" if why.placeholder else "empty"
-            problems.append(f"--system {name}: {why.system} is left out of every score, "
-                            f"because {why.count:,} of its {why.total:,} outputs are {what} "
-                            "(it did not translate this suite); choose another system")
+            problems.append(Problem(
+                f"--system {name}: {why.system} is left out of every score, because "
+                f"{why.count:,} of its {why.total:,} outputs are {what} (it did not translate "
+                "this suite); choose another system"))
     if problems:
         raise TestsuiteError(problems)
 
