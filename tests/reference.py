@@ -101,15 +101,15 @@ def family(scores: Sequence[float], pvalues: Matrix, correction: str | None) -> 
     """The README's one family, adjusted by `adjust`.
 
     One comparison per pair of systems with different scores, the higher-scoring first;
-    systems with the same score and the same p-value (to 11 significant digits) in every such
+    systems with the same score and the same p-value (to 12 decimals) in every such
     comparison count once.
     Returns adjusted p-values for every (higher, lower) pair, 1.0 elsewhere.
     """
     n = len(scores)
     key = {}
     for i in range(n):
-        tested = tuple(float(f"{pvalues[k, i] if scores[k] > scores[i] else pvalues[i, k]:.11g}")
-                       for k in range(n) if scores[k] != scores[i])
+        tested = tuple(round(float(pvalues[k, i] if scores[k] > scores[i] else pvalues[i, k]),
+                             12) for k in range(n) if scores[k] != scores[i])
         key[i] = (scores[i], tested)
     classes: dict[tuple, list[int]] = {}
     for i in range(n):
@@ -143,3 +143,49 @@ def decisions(scores: Sequence[float], adjusted: Matrix, alpha: float
             deciding.append(worst_case)
         rank.append(1 + sum(adjusted[i, j] < alpha for i in range(n)))
     return first, rank, deciding
+
+
+def macro_score_interval(passes: Sequence[int], sizes: Sequence[int], z: float = 1.959963984540054
+                         ) -> tuple[float, float]:
+    """The README's score interval of a macro-average, one system, by root finding.
+
+    For each hypothesised m₀ the group proportions maximise the likelihood under
+    mean(p) = m₀: by the Lagrange condition n(p̂ − p) = λ p (1 − p) with one λ for all
+    groups, each p found with ``scipy.optimize.brentq`` (and λ likewise, so that the mean
+    is m₀). The variance is (1/G²) Σ p(1 − p)/(n − 1) (one-item groups: max(p(1 − p),
+    m₀(1 − m₀))), and the ends are where (M − m₀)² = z² V(m₀), by brentq again.
+    """
+    from scipy.optimize import brentq
+
+    x = np.asarray(passes, dtype=float)
+    n = np.asarray(sizes, dtype=float)
+    observed = x / n
+    macro = float(observed.mean())
+    edge = 1e-12
+
+    def group(k: int, lam: float) -> float:
+        p_hat, m = observed[k], n[k]
+        if p_hat == 0:  # roots 0 and 1 + n/λ: the interior one when it exists
+            return 1 + m / lam if lam < -m else 0.0
+        if p_hat == 1:  # roots 1 and n/λ
+            return m / lam if lam > m else 1.0
+        return brentq(lambda p: m * (p_hat - p) - lam * p * (1 - p), 0.0, 1.0, xtol=1e-15)
+
+    def fitted(m0: float) -> npt.NDArray[np.float64]:
+        def gap(t: float) -> float:  # λ = sinh(t) spans every scale of n
+            return float(np.mean([group(k, math.sinh(t)) for k in range(x.size)])) - m0
+        t = brentq(gap, -40.0, 40.0, xtol=1e-14)
+        return np.array([group(k, math.sinh(t)) for k in range(x.size)])
+
+    def excess(m0: float) -> float:
+        p = fitted(m0)
+        own = p * (1 - p)
+        v = np.where(n > 1, own / np.maximum(n - 1, 1), np.maximum(own, m0 * (1 - m0)))
+        return (macro - m0) ** 2 - z * z * float(v.sum()) / x.size**2
+
+    near = 1e-9  # just inside the interval: (M − m₀)² ~ 1e-18 is below z² V(m₀)
+    low = 0.0 if macro <= 0 or excess(edge) <= 0 else brentq(excess, edge, macro - near,
+                                                             xtol=1e-13)
+    high = 1.0 if macro >= 1 or excess(1 - edge) <= 0 else brentq(excess, macro + near,
+                                                                  1 - edge, xtol=1e-13)
+    return float(low), float(high)

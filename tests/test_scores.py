@@ -9,6 +9,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -286,6 +287,43 @@ def test_the_published_label_measures_which_way_it_errs():
         assert ratio > 1.05
         assert f"overstates the standard error ({ratio:.2f}× the stratified one" in \
             notes[(level,)]
+
+
+def test_no_fair_bounds_of_a_macro_row_are_its_accuracy_to_the_last_bit():
+    # 9 phenomena (sizes and passes found by a search): summed along the groups axis the
+    # third system's macro-average is 5.6e-17 below the sum of its column, so its lower
+    # bound exceeded the accuracy shown. Now both are one exactly rounded sum (and clamped).
+    from fractions import Fraction
+
+    from testsuite.stats import macro_average, mean_of
+
+    sizes = [7, 7, 2, 1, 1, 6, 7, 7, 5]
+    passes = [[7, 6, 0], [0, 6, 0], [2, 2, 2], [0, 0, 1], [1, 0, 1], [2, 5, 1], [3, 2, 1],
+              [7, 6, 1], [5, 5, 1]]
+    items, table = {}, {"S1": "", "S2": "", "S3": ""}
+    for g, (size, counts) in enumerate(zip(sizes, passes, strict=True)):
+        for k in range(size):
+            items[f"g{g}i{k}"] = ("Cat", f"P{g}")
+            for system, count in zip(table, counts, strict=True):
+                table[system] += "p" if k < count else "f"
+    scores = score(make_evaluation(items, table), make_suite(items),
+                   options=ScoreOptions(fair=False))
+    row = scores.row("phenomenon-macro")
+    assert row is not None
+    for index, system in enumerate(scores.systems):
+        column = [Fraction(c[int(system[1]) - 1], n) for c, n in zip(passes, sizes,
+                                                                       strict=True)]
+        exact = sum(column) / len(column)
+        assert abs(row.accuracy[index] - float(exact)) <= 2e-16
+        assert row.lower[index] == row.accuracy[index] == row.upper[index]
+        assert row.ci_low[index] <= row.accuracy[index] <= row.ci_high[index]
+    # The exactly rounded mean does not depend on the order of the groups.
+    accuracies = np.array(passes) / np.array(sizes)[:, None]
+    groups = np.repeat(np.arange(9), sizes)
+    outcomes = np.concatenate([[[k < c for c in counts] for k in range(n)]
+                               for n, counts in zip(sizes, passes, strict=True)])
+    assert list(macro_average(outcomes, groups)) == [mean_of(accuracies[::-1, s])
+                                                     for s in range(3)]
 
 
 @pytest.mark.parametrize("kind", ["markdown", "latex"])

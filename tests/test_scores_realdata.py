@@ -144,11 +144,11 @@ def test_every_first_cluster_agrees_with_statsmodels(wmt21, pair):
 def test_bounds_contain_the_accuracy_in_every_cell(wmt21, pair, fair):
     suite, evaluation = wmt21[pair]
     scores = score(evaluation, suite, pair, ScoreOptions(fair=fair))
-    for row in scores.table_rows:
-        assert (row.lower <= row.accuracy + 1e-12).all(), row.key
-        assert (row.accuracy <= row.upper + 1e-12).all(), row.key
-        assert (row.ci_low <= row.accuracy + 1e-12).all() and \
-            (row.accuracy <= row.ci_high + 1e-12).all(), row.key
+    for row in scores.table_rows:  # exactly: no rounding apart (issue 22)
+        assert (row.lower <= row.accuracy).all(), row.key
+        assert (row.accuracy <= row.upper).all(), row.key
+        assert (row.ci_low <= row.accuracy).all() and (row.accuracy <= row.ci_high).all(), \
+            row.key
     if fair:  # open warnings: somewhere the bounds are an interval, not a point
         micro = scores.row("micro")
         assert micro is not None and (micro.upper > micro.lower).all()

@@ -28,9 +28,10 @@ Definitions follow `../shared/SPEC.md`:
   `ScoreRow.p_mc_error`, and in a note).
 * **Bounds** (`ScoreRow.lower`, `upper`): while warnings are open, how far deciding them —
   any of them, either way — could move the row's accuracy under the same fairness rule:
-  always an interval containing the accuracy shown.
+  always an interval containing the accuracy shown (macro rows: one exactly rounded sum,
+  `stats.mean_of`, for the accuracy and its bounds; every row: clamped to the accuracy).
 * **Confidence intervals** (`ci_low`, `ci_high`): 95 % Wilson intervals for proportion rows,
-  a normal interval with the stratified variance for macro rows.
+  the score interval of `stats.macro_interval` for macro rows.
 """
 
 from __future__ import annotations
@@ -59,11 +60,11 @@ from ..stats import (
     macro_average,
     macro_interval,
     macro_pvalues,
+    mean_of,
     proportion_pvalues,
     published_standard_errors,
     rank_ranges,
     stratified_difference,
-    stratified_pvalues,
     wilson_interval,
 )
 from ..values import choice, count, probability
@@ -658,7 +659,7 @@ class _RowBuilder:
                 text += f"; here its standard error is about right ({measured})"
         first = first_cluster(accuracy, pvalues, alpha=options.alpha,
                               correction=options.correction)
-        right = first_cluster(accuracy, stratified_pvalues(passed, labels),
+        right = first_cluster(accuracy, stratified.pvalues(),
                               alpha=options.alpha, correction=options.correction)
         order = sorted(range(accuracy.size), key=lambda i: (-accuracy[i], self.matrix.systems[i]))
         wrongly_out = [self.matrix.systems[i] for i in order if right[i] and not first[i]]
@@ -711,16 +712,26 @@ class _RowBuilder:
             # its Monte Carlo error.
             with np.errstate(divide="ignore", invalid="ignore"):
                 scale = np.where(p_value > 0, deciding / p_value, 1.0)
+            if not np.isnan(error).all():
+                self.notes.append(Note(
+                    f"the {MACRO_LEVELS[level]} macro-average: p-values from "
+                    f"{options.resamples:,} paired bootstrap resamples (seed {options.seed}); "
+                    f"their Monte Carlo standard errors reach {np.nanmax(error):.2g} (per system "
+                    "in JSON, CSV and the HTML tooltips)", (level,)))
             self._check_stability(level, deciding, error * scale)
         if options.clusters:
             extra["cluster"] = clusters(accuracy, pvalues, alpha=options.alpha,
                                         correction=options.correction)
             extra["rank_best"], extra["rank_worst"] = rank_ranges(
                 accuracy, pvalues, alpha=options.alpha, correction=options.correction)
+        # Bounds and intervals contain the accuracy shown, also where two computations of
+        # the same number could round apart.
         return ScoreRow(level, category, phenomenon, items, located,
                         np.asarray(passes, dtype=np.int64), np.asarray(accuracy, dtype=float),
-                        first, p_value, np.asarray(low, dtype=float),
-                        np.asarray(high, dtype=float), ci_low, ci_high, groups=groups, **extra)
+                        first, p_value, np.minimum(low, accuracy).astype(float),
+                        np.maximum(high, accuracy).astype(float),
+                        np.minimum(ci_low, accuracy).astype(float),
+                        np.maximum(ci_high, accuracy).astype(float), groups=groups, **extra)
 
     def _note_dropped(self, dropped: Sequence[Dropped]) -> None:
         for level in ("category", "phenomenon"):
@@ -763,11 +774,12 @@ def _macro_bounds(low: np.ndarray, high: np.ndarray, absent_low: np.ndarray,
 
 
 def _extreme_mean(values: np.ndarray, candidates: np.ndarray, lower: bool) -> float:
-    total, count = float(values.sum()), len(values)
+    # Means by `mean_of`, as the macro-average itself: without open warnings the bounds are
+    # the very same mean, never a rounding apart (they were, by 7e-16, with --no-fair).
+    chosen = [float(v) for v in values]
     usable = candidates[~np.isnan(candidates)]
     for value in sorted(usable, reverse=not lower):
-        mean = total / count
+        mean = mean_of(chosen)
         if (value < mean) if lower else (value > mean):
-            total += float(value)
-            count += 1
-    return total / count
+            chosen.append(float(value))
+    return mean_of(chosen)

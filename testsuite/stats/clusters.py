@@ -99,20 +99,20 @@ def interchangeable(scores: npt.ArrayLike, pvalues: npt.ArrayLike) -> npt.NDArra
 
     Two systems are interchangeable when they have the same score and the same p-value in
     every comparison with a system of another score (``P[higher, lower]``, the direction
-    tested; to 12 significant digits): each such comparison of one of them is the other's,
+    tested; to 12 decimals): each such comparison of one of them is the other's,
     repeated — systems with identical outcomes, or tied counts under the Z-test. Each class
     is labelled by its first position, so the classes do not depend on the systems' order.
     """
     s = np.asarray(scores, dtype=np.float64)
     p = np.asarray(pvalues, dtype=np.float64)
     label = np.arange(s.size, dtype=np.intp)
-    first: dict[tuple[float, tuple[str, ...]], int] = {}
+    first: dict[tuple[float, bytes], int] = {}
     for i in range(s.size):
         other = s != s[i]
         tested = np.where(s[other] > s[i], p[other, i], p[i, other])
-        # Equal to 12 significant digits: the same value reached by two computations (the
-        # binomial tail 1/2 of 1 of 1 and of 2 of 3) may differ in the last bit.
-        label[i] = first.setdefault((float(s[i]), tuple(f"{v:.12g}" for v in tested + 0.0)), i)
+        # Equal to 12 decimals: the same value reached by two computations (the binomial
+        # tail 1/2 of 1 of 1 and of 2 of 3) may differ in the last bit.
+        label[i] = first.setdefault((float(s[i]), (np.round(tested, 12) + 0.0).tobytes()), i)
     return label
 
 
@@ -142,6 +142,9 @@ def adjusted_pvalues(scores: npt.ArrayLike, pvalues: npt.ArrayLike,
     """
     s = np.asarray(scores, dtype=np.float64)
     p = np.asarray(pvalues, dtype=np.float64)
+    tested = s[:, None] > s[None, :]
+    if correction is None:  # nothing to adjust: the classes would change nothing
+        return np.asarray(np.where(tested, p, 1.0), dtype=np.float64)
     classes = interchangeable(s, p)
     heads = np.unique(classes)  # one representative per class: its smallest position
     family = [(int(hi), int(lo)) for hi in heads for lo in heads if s[hi] > s[lo]]

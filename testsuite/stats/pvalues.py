@@ -199,7 +199,11 @@ def _groups(groups: npt.ArrayLike | None, n_items: int) -> tuple[npt.NDArray[np.
 
 def macro_average(passed: npt.ArrayLike, groups: npt.ArrayLike | None = None
                   ) -> npt.NDArray[np.float64]:
-    """Per system, the mean over groups of the group accuracy (micro without groups)."""
+    """Per system, the mean over groups of the group accuracy (micro without groups).
+
+    The sum is `mean_of`'s (exactly rounded), so any other mean of the same group
+    accuracies — the bounds of `testsuite.scoring` — gives the same number to the last bit.
+    """
     p = _binary(passed)
     if p.shape[0] == 0:
         raise ValueError("no items to score")
@@ -207,7 +211,14 @@ def macro_average(passed: npt.ArrayLike, groups: npt.ArrayLike | None = None
     sizes = np.bincount(codes, minlength=count).astype(np.float64)
     per_group = np.stack([np.bincount(codes, weights=p[:, s], minlength=count)
                           for s in range(p.shape[1])], axis=1) / sizes[:, None]
-    return np.asarray(per_group.mean(axis=0), dtype=np.float64)
+    return np.array([mean_of(column) for column in per_group.T], dtype=np.float64)
+
+
+def mean_of(values: npt.ArrayLike) -> float:
+    """The mean of some numbers with an exactly rounded sum (`math.fsum`): the same result
+    in whatever order they come, so two means of the same values never differ by rounding."""
+    numbers = np.asarray(values, dtype=np.float64).ravel()
+    return math.fsum(numbers.tolist()) / numbers.size
 
 
 class Stratified(NamedTuple):
@@ -222,6 +233,16 @@ class Stratified(NamedTuple):
     delta: npt.NDArray[np.float64]
     se: npt.NDArray[np.float64]
     identical: npt.NDArray[np.bool_]
+
+    def pvalues(self) -> npt.NDArray[np.float64]:
+        """The one-tailed p-values of `stratified_pvalues`."""
+        with np.errstate(divide="ignore", invalid="ignore"):
+            z = self.delta / self.se
+        pv = np.where(self.se > 0, normal_sf(np.where(self.se > 0, z, 0.0)),
+                      np.where(self.delta > 0, 0.0, np.where(self.delta < 0, 1.0, 0.5)))
+        pv = np.where(self.identical, 1.0, pv)
+        np.fill_diagonal(pv, 1.0)
+        return np.asarray(np.clip(pv, 0.0, 1.0), dtype=np.float64)
 
 
 def stratified_difference(passed: npt.ArrayLike, groups: npt.ArrayLike | None = None
@@ -275,14 +296,7 @@ def stratified_pvalues(passed: npt.ArrayLike, groups: npt.ArrayLike | None = Non
         passed: Items × systems, 0/1.
         groups: Group label per item (category or phenomenon); None for micro-averages.
     """
-    delta, se, identical = stratified_difference(passed, groups)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        z = delta / se
-    pv = np.where(se > 0, normal_sf(np.where(se > 0, z, 0.0)),
-                  np.where(delta > 0, 0.0, np.where(delta < 0, 1.0, 0.5)))
-    pv = np.where(identical, 1.0, pv)
-    np.fill_diagonal(pv, 1.0)
-    return np.asarray(np.clip(pv, 0.0, 1.0), dtype=np.float64)
+    return stratified_difference(passed, groups).pvalues()
 
 
 class Bootstrap(NamedTuple):

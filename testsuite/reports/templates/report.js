@@ -29,7 +29,7 @@
     // With a correction the adjusted p-value decides the cluster: it is the one shown.
     if (field(cell, P_ADJUSTED) !== null) text += " (adjusted p = " + Number(cell[P_ADJUSTED]).toPrecision(2) + ", the row's best against this system)";
     else if (field(cell, P) !== null) text += " (p = " + Number(cell[P]).toPrecision(2) + ", the row's best against this system)";
-    if (field(cell, P_MC_ERROR) !== null) text += "\nbootstrap p-value ± " + Number(cell[P_MC_ERROR]).toPrecision(2) + " (Monte Carlo standard error)";
+    if (field(cell, P_MC_ERROR) !== null) text += "\n" + (field(cell, P_ADJUSTED) !== null ? "Monte Carlo standard error of the unadjusted bootstrap p-value: " : "bootstrap p-value ± ") + Number(cell[P_MC_ERROR]).toPrecision(2) + (field(cell, P_ADJUSTED) !== null ? "" : " (Monte Carlo standard error)");
     if (field(cell, RANK_BEST) !== null) text += "\nrank " + rank(cell);
     if (located !== null && located > items) text += "\n" + TS.number(located - items) + " of " + TS.number(located) + " located items left out of the scores";
     if (field(cell, LOWER) !== null && field(cell, UPPER) !== null && cell[LOWER] !== cell[UPPER]) {
