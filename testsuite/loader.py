@@ -236,9 +236,11 @@ class _Reader:
                 written.positive_tokens or rule.positive_tokens,
                 written.negative_tokens or rule.negative_tokens,
                 written.verdicts,
-                *(getattr(rule, f"examples_{kind}") + getattr(written, f"examples_{kind}")
-                  for kind in EXAMPLE_KINDS),
-                written.file, written.line)
+                examples_pass=rule.examples_pass + written.examples_pass,
+                examples_fail=rule.examples_fail + written.examples_fail,
+                examples_reworded=rule.examples_reworded + written.examples_reworded,
+                examples_near_miss=rule.examples_near_miss + written.examples_near_miss,
+                file=written.file, line=written.line)
 
     def read_rules(self, data: dict[str, Any], file: Path) -> None:
         self.unknown_keys(data, RULES_KEYS, file, "rules file")

@@ -44,7 +44,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import Problem
-from .model import EXAMPLE_KINDS, Item, Rule
+from .model import Item, Rule
 from .yamlio import LINE
 
 PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
@@ -148,8 +148,11 @@ def expand(raw: dict[str, Any], pair: str, category: str, file: Path) -> Expansi
         rule = Rule(item_id, fill(raw.get("positive_regex") or ""),
                     fill(raw.get("negative_regex") or ""),
                     fill_all(raw.get("positive_tokens")), fill_all(raw.get("negative_tokens")),
-                    (), *(fill_all(examples.get(kind)) for kind in EXAMPLE_KINDS),
-                    str(file), line)
+                    (), examples_pass=fill_all(examples.get("pass")),
+                    examples_fail=fill_all(examples.get("fail")),
+                    examples_reworded=fill_all(examples.get("reworded")),
+                    examples_near_miss=fill_all(examples.get("near_miss")),
+                    file=str(file), line=line)
         if missing:
             problem(f"{item_id}: no value for {', '.join('{{' + m + '}}' for m in sorted(missing))}"
                     f" (give it in a slot value or in cases.{case_key})")
