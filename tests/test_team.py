@@ -33,6 +33,8 @@ from .test_tui import (
     outcome,
     project,  # noqa: F401  (the fixture)
     queue,
+    saved,
+    until,
     verdicts,
 )
 
@@ -164,8 +166,10 @@ def test_a_rule_edit_on_a_stale_view_is_refused_with_the_change(
         screen = alice.screen
         assert isinstance(screen, RegexScreen) and screen.original == r"\bBohnen\b"
         await b.press("j", "j", "E", "ctrl+u", *"Bohnen|Erbsen", "enter")  # type: ignore[attr-defined]
+        await until(b, saved(bob))
         assert "negative_regex: 'Bohnen|Erbsen'" in rules.read_text("utf-8")
         await a.press("ctrl+u", *"Bohne", "enter")  # type: ignore[attr-defined]
+        await until(a, lambda: not screen.saving)
         assert alice.screen is screen  # refused: still open, showing what changed
         assert screen.error is not None and "changed" in screen.error
         shown = str(screen.query_one("#regex-error").render())
@@ -188,6 +192,7 @@ def test_a_rule_edit_by_another_session_re_judges_the_queue(
         project: Path) -> None:  # noqa: F811
     async def scenario(alice: TriageApp, a: object, bob: TriageApp, b: object) -> None:
         await b.press("j", "j", "e", "end", *"|erzählt", "enter")  # type: ignore[attr-defined]
+        await until(b, saved(bob))
         assert ERZAEHLT not in queue(bob)
         assert ERZAEHLT in queue(alice)
         alice.watch_files()
@@ -195,15 +200,6 @@ def test_a_rule_edit_by_another_session_re_judges_the_queue(
         assert BOHNEN in queue(alice)
 
     drive_two(project, scenario)
-
-
-async def until(pilot: object, condition: Callable[[], bool]) -> None:
-    """Let the app work until `condition` holds (a bound, not a fixed wait)."""
-    for _ in range(400):
-        if condition():
-            return
-        await pilot.pause(0.05)  # type: ignore[attr-defined]
-    raise AssertionError("the app did not get there")
 
 
 def test_a_key_pressed_as_a_colleague_replaces_the_entry_is_dropped_and_said(

@@ -27,7 +27,7 @@ from testsuite.tui import TriageOptions, run_triage
 from testsuite.tui.app import TriageApp
 from testsuite.tui.filters import Filters
 from testsuite.tui.render import NEGATIVE, POSITIVE, highlight
-from testsuite.tui.screens import PromptScreen
+from testsuite.tui.screens import PromptScreen, RegexScreen
 from testsuite.tui.session import TriageSession
 
 MWE_SUITE = """\
@@ -129,6 +129,21 @@ def drive(project: Path, scenario: Scenario, **changes: object) -> TriageApp:
 
     asyncio.run(run())
     return app
+
+
+async def until(pilot: object, condition: Callable[[], object]) -> None:
+    """Let the app work until `condition` holds: a bound, not a fixed wait (a rule edit is
+    saved beside the screen, and the machine may be slow)."""
+    for _ in range(600):
+        if condition():
+            return
+        await pilot.pause(0.05)  # type: ignore[attr-defined]
+    raise AssertionError("the app did not get there")
+
+
+def saved(app: TriageApp) -> Callable[[], bool]:
+    """Whether the regex editor is closed (its save is done)."""
+    return lambda: not isinstance(app.screen, RegexScreen)
 
 
 def current(app: TriageApp) -> tuple[str, str, str] | None:
@@ -242,6 +257,7 @@ def test_undo_takes_back_rule_edits_and_decisions_last_first(project: Path) -> N
 
     async def scenario(app: TriageApp, pilot: object) -> None:
         await pilot.press("p", "j", "e", *"|erzählt", "enter")  # type: ignore[attr-defined]
+        await until(pilot, saved(app))
         assert queue(app) == [BOHNEN, NICHT]  # recomputed: the decided entry is gone
         await pilot.press("u")  # type: ignore[attr-defined]  # the rule edit first
         assert rules.read_text(encoding="utf-8") == MWE_RULES  # byte for byte

@@ -146,7 +146,9 @@ def set_regex(rule_file: Path, pair: str, item: str, field: RegexField, pattern:
         if expected is not None and entry is not None:
             check_view({key: expected.get(key) for key in VIEW_FIELDS}, _view_in(entry),
                        "the rule was changed in the file", file=where, item=item)
-        edited = _edit(text, pair, item, field, pattern, where)
+        # A byte-order mark belongs to the file, not to the YAML: edited around.
+        bom = "\ufeff" if text.startswith("\ufeff") else ""
+        edited = _edit(text[len(bom):], pair, item, field, pattern, where)
         added: dict[str, list[str]] = {}
         if examples:
             old = (entry or {}).get("examples") or {}
@@ -157,6 +159,7 @@ def set_regex(rule_file: Path, pair: str, item: str, field: RegexField, pattern:
                     added[kind] = new
             if added:
                 edited = _add_examples(edited, pair, item, added, where)
+        edited = bom + edited
         _check(before, edited, item, field, pattern, where, added)
         write_text(rule_file, edited)  # keeps the author's permissions
     return Edit(rule_file, text, edited)
@@ -212,9 +215,13 @@ class _Entry:
 def _compose(text: str, where: str) -> Any:
     import yaml
 
+    # Marks index the characters of `text` (a text without a byte-order mark: libyaml
+    # counts from after one). libyaml composes a 20,000-line rules file (the DFKI
+    # suite's verb tenses) in 0.16 s where the pure-Python loader takes 0.7 s, while the
+    # annotator waits for the edit to be saved.
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
-        # The pure-Python loader: its marks index characters of `text` exactly.
-        return yaml.compose(text, Loader=yaml.SafeLoader)
+        return yaml.compose(text, Loader=loader)
     except yaml.YAMLError as exc:
         raise TestsuiteError(Problem(f"malformed YAML, nothing was changed: {exc}",
                                      file=where)) from None

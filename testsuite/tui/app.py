@@ -53,6 +53,8 @@ from .render import (
 )
 from .session import BatchDone, Decision, Key, RuleEdit, TriageSession, key_of
 
+#: Keys bound with priority (above): handled at once, even while a dialog opens.
+PRIORITY_KEYS = ("tab", "ctrl+c")
 #: Panels that `tab` cycles through (the one ↑/↓ scroll).
 PANELS = ("systems", "entry", "rule-box")
 #: Seconds after another annotator's decision replaced the entry on screen during which a
@@ -158,6 +160,8 @@ class TriageApp(App[int]):
         for name in PANELS:
             widget = self.query_one(f"#{name}")
             widget.can_focus = False  # ←/→ move in the queue; `tab` picks what ↑/↓ scroll
+            for attribute in ("scroll_y", "virtual_size", "size"):
+                self.watch(widget, attribute, self.marker(name), init=False)
         self.query_one("#entry").border_title = "to judge"
         self.query_one("#rule-box").border_title = "rule"
         self.query_one("#systems").border_title = "all systems on this item"
@@ -203,8 +207,10 @@ class TriageApp(App[int]):
             self.set_interval(1.0, self.watch_files)
 
     def on_resize(self) -> None:
-        """Redraw: the output columns and the progress line follow the width."""
-        self.show()
+        """Redraw: the output columns and the progress line follow the width (once a
+        dialog is closed: it may be saving, and closing it redraws)."""
+        if self._screen_stack and not isinstance(self.screen, ModalScreen):
+            self.show()
 
     def watch_files(self) -> None:
         """Take in what other sessions wrote; say where they are; redraw if anything moved."""
@@ -253,7 +259,8 @@ class TriageApp(App[int]):
         decided_here = sum(session.is_decided(e) for e in session.entries)
         self.query_one("#progress", Static).update(progress_text(
             progress, len(session.entries), decided_here, str(session.filters),
-            first=entry.category if entry else None, width=self.size.width - 2))
+            first=entry.category if entry else None, width=self.size.width - 2,
+            lines=1 if self.size.height <= 30 else 2))  # at 80×24 a line more for the panels
         table = self.query_one("#systems", DataTable)
         table.clear(columns=True)
         if entry is None:
@@ -356,6 +363,20 @@ class TriageApp(App[int]):
         """Show which panel ↑/↓ scroll."""
         for name in PANELS:
             self.query_one(f"#{name}").set_class(name == self.panel, "scrolling")
+            self.mark_more(name)
+
+    def marker(self, name: str) -> Callable[[], None]:
+        """What keeps the panel `name` saying how much of it is below (`mark_more`)."""
+        return lambda: self.mark_more(name)
+
+    def mark_more(self, name: str) -> None:
+        """Say on a panel's lower border how many of its lines are below what is shown:
+        on a small terminal a panel shows its first lines only (a rule's token list, the
+        systems), and nothing may be cut without saying so."""
+        widget = self.query_one(f"#{name}")
+        hidden = max(0, round(widget.max_scroll_y - widget.scroll_y))
+        keys = "↓" if name == self.panel else "tab, ↓"
+        widget.border_subtitle = f"▼ {counted(hidden, 'more line')} ({keys})" if hidden else ""
 
     # --- actions ----------------------------------------------------------------------------
 
@@ -448,20 +469,18 @@ class TriageApp(App[int]):
 
         self.push_screen(screen, closed)
 
-    def replay(self, keys: list[str]) -> None:
+    def replay(self, keys: list[events.Key]) -> None:
         """Post keys again, in order, as if typed now."""
         for key in keys:
-            if key == "\n":
-                self.post_message(events.Key("enter", None))
-            else:
-                self.post_message(events.Key(key, key))
+            self.post_message(events.Key(key.key, key.character))
 
     async def on_event(self, event: events.Event) -> None:
-        """Keep the keys typed while a dialog is being opened, for its input.
+        """Note which key is being handled; give a dialog's keys to the dialog in order.
 
-        Keys typed right after the one that opens a dialog were already on their way to
-        the main screen; they come back here (forwarded, unhandled) once the dialog is the
-        active screen, before its input is ready.
+        Keys of a dialog are applied by the dialog as they come (`TypeAhead.take`), kept
+        while it is not ready yet. Keys typed right after the one that opens a dialog were
+        already on their way to the main screen; they come back here (forwarded,
+        unhandled) once the dialog is the active screen.
         """
         if not isinstance(event, events.Key):
             await super().on_event(event)
@@ -477,19 +496,16 @@ class TriageApp(App[int]):
         from .screens import TypeAhead
 
         screen = self.screen if self._screen_stack else None
-        if isinstance(screen, TypeAhead) and (
-                event.key == "enter" or event.character is not None and event.is_printable):
-            character = "\n" if event.key == "enter" else str(event.character)
-            if screen.submitted:  # typed after the enter that closes the dialog
-                screen.leftover.append(character)
-                return
+        if isinstance(screen, TypeAhead) and event.key not in PRIORITY_KEYS:
             if not screen.ready:
-                screen.pending.append(character)
+                screen.pending.append(event)  # played into the input in order when ready
                 return
-            if event.is_forwarded:
-                # A text key the dialog's input did not take bubbled up: it was typed before
-                # the dialog opened and went to the screen below. It belongs to the dialog.
-                screen.type_key(character)
+            if not event.is_forwarded and await screen.take(event):
+                return
+            if event.is_forwarded and event.character is not None and event.is_printable:
+                # A text key typed before the dialog opened went to the screen below and
+                # comes back only now. It belongs to the dialog.
+                await screen.take(event)
                 return
         await super().on_event(event)
 

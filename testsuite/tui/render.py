@@ -14,6 +14,7 @@ from ..verdicts.batch import Batch
 from ..verdicts.queue import Pending
 from ..verdicts.suggest import Suggestion
 from ..verdicts.why import Partial
+from ..words import counted
 from .session import Decision, Progress
 
 POSITIVE = "bold black on green3"
@@ -96,11 +97,10 @@ def suggestion_text(suggestion: Suggestion | None, batch: Batch | None = None) -
     text = Text()
     if batch is not None:
         text.append("batch (b proposes it): ", style="bold magenta")
-        text.append(f"{batch.verdict} the {len(batch.decides)} pending output"
-                    f"{'s' if len(batch.decides) != 1 else ''} ")
+        text.append(f"{batch.verdict} the {counted(len(batch.decides), 'pending output')} ")
         items = len({item for item, _ in batch.decides})
         if batch.scope.startswith("phenomenon"):
-            text.append(f"of {items} item{'s' if items != 1 else ''} of the phenomenon ")
+            text.append(f"of {counted(items, 'item')} of the phenomenon ")
         text.append("matching ")
         text.append(batch.pattern, style="bold")
         if batch.source:
@@ -115,9 +115,8 @@ def suggestion_text(suggestion: Suggestion | None, batch: Batch | None = None) -
     text.append("suggestion (a accepts): ", style="bold magenta")
     text.append(f"add to the {kind} regex ")
     text.append(suggestion.learned, style=POSITIVE if kind == "positive" else NEGATIVE)
-    text.append(f" — decides {len(suggestion.decides)} pending output"
-                f"{'s' if len(suggestion.decides) != 1 else ''} ({suggestion.outcomes} "
-                "outcomes):")
+    text.append(f" — decides {counted(len(suggestion.decides), 'pending output')} "
+                f"({counted(suggestion.outcomes, 'outcome')}):")
     for decided in suggestion.decides:
         text.append("\n  ")
         text.append(f"{decided.outcome:<4}", style=OUTCOME_STYLES[decided.outcome])
@@ -170,28 +169,30 @@ def rule_text(rule: Rule | None, entry: Pending) -> Text:
 
 def progress_text(progress: Progress, queue: int, decided: int, filters: str, *,
                   first: str | None = None, width: int = 0, lines: int = 2) -> Text:
-    """Resolved and remaining outputs, the queue shown, and the same by category.
+    """Resolved of all outputs to decide, the queue shown, and the same by category.
 
-    Resolved counts this session's decisions and rule edits; remaining counts every
-    pending output whatever the filter. Per category: resolved/remaining, the category
-    `first` (the one on screen) first, the others by what remains; categories that do not
-    fit in `lines` lines of `width` cells are summed up as "+N more".
+    Resolved counts this session's decisions and rule edits, and what others resolved
+    while it runs; the total counts every output pending at some point of the session
+    whatever the filter. Counts read "3 of 20" (never "3/17", which reads as a fraction
+    of the remaining). Per category the category `first` (the one on screen) first, the
+    others by what remains; categories that do not fit in `lines` lines of `width` cells
+    are summed up as "+N more".
     """
     text = Text()
-    text.append(f"resolved {progress.resolved}", style="bold green")
-    text.append(" · ")
-    text.append(f"remaining {progress.remaining}", style="bold yellow")
-    text.append(f" · queue {queue} ({decided} decided) · filter: {filters or 'none'}")
+    total = progress.resolved + progress.remaining
+    text.append(f"resolved {progress.resolved:,} of {total:,}", style="bold green")
+    if filters:  # else the queue is every output to decide (its length is in the heading)
+        text.append(f" · filter {filters}: queue {queue:,} ({decided:,} decided here)")
     text.append("  │", style="dim")
     categories = sorted(progress.by_category.items(), key=lambda kv: kv[0] != first)
     budget = width * lines - 12 if width else None  # room for the "+N more"
     for index, (category, (resolved, remaining)) in enumerate(categories):
         part = Text(" · " if index else " ", style="dim")
         part.append(f"{category} ", style="bold" if category == first else "")
-        part.append(f"{resolved}", style="green")
-        part.append("/")
-        part.append(f"{remaining}", style="yellow")
-        if budget is not None and text.cell_len + part.cell_len > budget:
+        part.append(f"{resolved:,}", style="green")
+        part.append(f" of {resolved + remaining:,}")
+        if budget is not None and text.cell_len + part.cell_len > budget \
+                and not (index == 0 and category == first):  # the one on screen, always
             text.append(f" · +{len(categories) - index} more", style="dim")
             break
         text.append_text(part)

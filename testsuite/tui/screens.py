@@ -8,10 +8,11 @@ Every dialog sends the keys typed before its input has focus into that input
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import cast
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -22,6 +23,7 @@ from ..errors import Stale, TestsuiteError
 from ..rule_edit import RegexField
 from ..verdicts.batch import Batch
 from ..verdicts.queue import Pending
+from ..words import counted
 from .render import NEGATIVE, OUTCOME_STYLES, POSITIVE, highlight, labelled
 from .session import CONFIRM_CHANGES, Change, TriageSession
 
@@ -30,14 +32,18 @@ Validator = Callable[[str], str | None]
 
 
 class TypeAhead:
-    """Keys typed before the dialog is ready go into its input, in order.
+    """A dialog whose keys are taken one at a time, in the order they were typed.
 
-    Textual delivers keys typed right after the key that opened a dialog before the dialog's
-    input is mounted and focused, and the input drops them (or its initial value overwrites
-    them). The app keeps such keys in `pending` (see `TriageApp.on_event`) until the
-    dialog is ready; then they are typed into the input. Keys typed after an enter that
-    closes the dialog are `leftover`: the app replays them once the dialog is gone, so that
-    ``n``, a note, enter, ``p`` saves the note and then decides pass.
+    Textual hands a key to the focused input through a queue of its own, and an enter goes
+    back up to the app before it submits: a key typed right after an enter could land in
+    the input after it was submitted, a backspace could come after the letter that followed
+    it, and keys typed right after the key that opened a dialog reach it before its input is
+    there. So the app gives every key of a dialog to `take` as it comes (see
+    `TriageApp.on_event`), which applies it to the input at once: text, the input's own keys
+    (backspace, ctrl+u, arrows) and the dialog's (ctrl+s, escape). Keys typed before the
+    dialog is ready wait in `pending`; keys typed after an enter that closes the dialog are
+    `leftover`: the app replays them once the dialog is gone, so that ``n``, a note, enter,
+    ``p`` saves the note and then decides pass.
     """
 
     input_id = ""
@@ -46,42 +52,58 @@ class TypeAhead:
 
     def __init__(self) -> None:
         super().__init__()
-        self.pending: list[str] = []
-        self.leftover: list[str] = []
+        self.pending: list[events.Key] = []
+        self.leftover: list[events.Key] = []
 
     def on_mount(self) -> None:
         """Type the pending keys once the input is there."""
         screen = cast("ModalScreen[object]", self)
         screen.call_after_refresh(self._release)
 
-    def _release(self) -> None:
+    async def _release(self) -> None:
         screen = cast("ModalScreen[object]", self)
-        screen.query_one(f"#{self.input_id}", Input).focus()
+        screen.set_focus(screen.query_one(f"#{self.input_id}", Input))
+        # By when they were typed (keys that went to the screen below first come back
+        # later), including those that arrive while these are applied; then the app gives
+        # keys to `take` as they come.
+        while self.pending:
+            self.pending.sort(key=lambda key: key.time)
+            await self.take(self.pending.pop(0))
         self.ready = True
-        pending, self.pending = self.pending, []
-        for character in pending:
-            self.type_key(character)
+
+    async def take(self, key: events.Key) -> bool:
+        """Apply one key to the dialog now (False: not one of the dialog's keys)."""
+        if self.submitted:  # typed after the enter: for the screen below, or for the
+            self.leftover.append(key)  # input again if what was entered is refused
+            return True
+        if key.key == "enter" or key.character is not None and key.is_printable:
+            self.type_key("\n" if key.key == "enter" else str(key.character))
+            return True
+        # The input's bindings, then the dialog's, as Textual tries them (an input's ↑/↓
+        # scroll nothing and fall through to the dialog's).
+        return await cast("ModalScreen[object]", self).app._check_bindings(key.key)
 
     def type_key(self, character: str) -> None:
-        """Type one kept key into the input (a line break submits it)."""
-        if self.submitted:
-            self.leftover.append(character)
-            return
+        """Type one character into the input (a line break submits it)."""
         screen = cast("ModalScreen[object]", self)
         field = screen.query_one(f"#{self.input_id}", Input)
         if character == "\n":
             self.submitted = True
             field.post_message(Input.Submitted(field, field.value))
-        else:
+        elif field.selection.is_empty:
             field.insert_text_at_cursor(character)
+        else:  # as the input itself does: typing replaces what is selected
+            field.replace(character, *field.selection)
 
     def reopen(self) -> None:
-        """The submitted text was refused (the dialog stays): keys go to the input again,
-        those typed since the enter first."""
+        """What was entered is refused (the dialog stays): the keys typed since the enter
+        go to the dialog again, before any typed from now on."""
         self.submitted = False
-        leftover, self.leftover = self.leftover, []
-        for character in leftover:
-            self.type_key(character)
+        self.pending = [*self.leftover, *self.pending]
+        self.leftover = []
+        if self.pending:
+            self.ready = False
+            cast("ModalScreen[object]", self).call_later(self._release)
 
     def close(self, result: object) -> None:
         """Dismiss the dialog; keys typed from now on are replayed on the screen below."""
@@ -180,6 +202,7 @@ class RegexScreen(TypeAhead, ModalScreen[bool]):
         self.changes: list[Change] = []
         self.error: str | None = None
         self.confirming: str | None = None  # the pattern waiting for a second enter
+        self.saving = False
 
     def compose(self) -> ComposeResult:
         kind = "positive" if self.field == "positive_regex" else "negative"
@@ -223,8 +246,8 @@ class RegexScreen(TypeAhead, ModalScreen[bool]):
         self.error = None
         error_widget.update("")
         count = len(self.changes)
-        summary.update(Text(f"{count} output{'s' if count != 1 else ''} across all systems "
-                            "would change outcome" + (":" if count else "")))
+        summary.update(Text(f"{counted(count, 'output')} across all systems would change "
+                            "outcome" + (":" if count else "")))
         table.display = bool(self.changes)
         system_width = max([6, *(len(c.system) for c in self.changes)])
         table.add_column(Text("system"), width=system_width)
@@ -262,25 +285,44 @@ class RegexScreen(TypeAhead, ModalScreen[bool]):
             self.query_one("#regex-error", Static).update(Text(reason))
             self.reopen()
             return
+        # Saving re-reads, checks and rewrites the rules file, and re-judges the item: one to
+        # several seconds for a big file on a busy machine, during which the enter looked
+        # ignored. It runs beside the screen, which says so; keys typed meanwhile wait
+        # (`TypeAhead`), and nothing else touches the session while a dialog is open.
+        self.submitted = self.saving = True
+        where = self.seen.file if self.seen is not None and self.seen.file else "the rules file"
+        self.query_one("#regex-error", Static).update(Text(f"saving to {where} …",
+                                                           style="bold"))
+        self.run_worker(partial(self.write, event.value), thread=True)
+
+    def write(self, pattern: str) -> None:
+        """Save the pattern (in a thread, see `save`), then close or say why not."""
         try:
-            self.session.save_regex(self.entry, self.field, event.value, self.seen)
-        except Stale as exc:
-            self.error = str(exc)
-            self.query_one("#regex-error", Static).update(stale_text(
-                "Not saved: the rule changed on disk since you opened it", exc,
-                "Escape, look at the rule again, and edit it anew."))
-            self.reopen()
-            return
+            self.session.save_regex(self.entry, self.field, pattern, self.seen)
         except TestsuiteError as exc:
-            self.error = str(exc)
-            self.query_one("#regex-error", Static).update(Text(self.error))
-            self.reopen()
+            self.app.call_from_thread(self.refused, exc)
             return
+        self.app.call_from_thread(self.saved)
+
+    def saved(self) -> None:
+        """The pattern is in the file: close."""
+        self.saving = False
         self.close(True)
 
+    def refused(self, error: TestsuiteError) -> None:
+        """Nothing was written: say why, and let the pattern be edited again."""
+        self.saving = False
+        self.error = str(error)
+        self.query_one("#regex-error", Static).update(stale_text(
+            "Not saved: the rule changed on disk since you opened it", error,
+            "Escape, look at the rule again, and edit it anew.")
+            if isinstance(error, Stale) else Text(self.error))
+        self.reopen()
+
     def action_cancel(self) -> None:
-        """Close without saving."""
-        self.dismiss(False)
+        """Close without saving (not while a save is under way)."""
+        if not self.saving:
+            self.dismiss(False)
 
 
 class BatchScreen(TypeAhead, ModalScreen[object]):
@@ -415,7 +457,7 @@ class BatchScreen(TypeAhead, ModalScreen[object]):
         self.show_error(None)
         count = len(self.chosen.decides)
         self.query_one("#batch-summary", Static).update(Text(
-            f"{count} output{'s' if count != 1 else ''} ({self.chosen.outcomes} outcomes) "
+            f"{counted(count, 'output')} ({counted(self.chosen.outcomes, 'outcome')}) "
             f"would be {self.verdict}" + (":" if count else "")))
         table.add_column(Text("item"), width=10)
         table.add_column(Text("systems"), width=7)
