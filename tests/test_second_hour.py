@@ -151,6 +151,20 @@ def test_outputs_of_the_other_pair_are_named_as_such(mine: Path) -> None:
     assert line.endswith("these are en-de outputs, so pass --pair en-de")
 
 
+def test_aligned_outputs_of_the_other_pair_are_named_as_such(mine: Path, tmp_path: Path
+                                                            ) -> None:
+    code, output = run("sources", "--pair", "en-de", "--out", tmp_path / "sources.en")
+    assert code == 0, output
+    outputs = tmp_path / "Mine.de"
+    shutil.copy(tmp_path / "sources.en", outputs)  # 361 lines: one per en-de source
+    code, output = run("score", outputs, "--pair", "de-en", "-q")
+    assert code == 1
+    assert errors(output) == [f"error: {outputs}: has 361 lines, as many as the en-de sources, "
+                              "not the 373 de-en ones: these are en-de outputs, so pass "
+                              "--pair en-de"]
+    assert run("score", outputs, "--pair", "en-de", "-q")[0] == 0
+
+
 def test_the_folder_above_txt_ts(data: Path, mine: Path) -> None:
     code, output = run("score", data / "wmt21", "--pair", "de-en", "-q")
     assert code == 1

@@ -270,7 +270,12 @@ def load_outputs(
             if unknown:
                 raise TestsuiteError(Problem(f"{len(unknown)} ids are not {hyp_pair} items of the "
                                              f"suite, e.g. {unknown[0]!r}", file=str(ids)))
-            systems.extend(read_aligned(f, order, hyp_pair, encoding=encoding) for f in text)
+            for file in text:
+                try:
+                    systems.append(read_aligned(file, order, hyp_pair, encoding=encoding))
+                except TestsuiteError as error:
+                    raise advice.aligned_other_pair(error, file, suite, hyp_pair,
+                                                    ids is None, encoding) from None
     _check_unique(systems)
     return systems, located
 

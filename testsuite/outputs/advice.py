@@ -172,6 +172,29 @@ def other_pair(error: TestsuiteError, suite: Suite, pair: str) -> TestsuiteError
     return TestsuiteError([summary, *(p for p in error.problems if p not in unknown)])
 
 
+def aligned_other_pair(error: TestsuiteError, path: Path, suite: Suite, pair: str,
+                       suite_order: bool, encoding: str = "utf-8") -> TestsuiteError:
+    """`error` of reading aligned text, told as what it is when the file has as many lines
+    as another pair of the suite has sources: the outputs are of that pair."""
+    from .text import read_lines
+
+    if not suite_order:
+        return error  # aligned with an --ids list: its length is the user's choice
+    try:
+        count = len(read_lines(path, encoding))
+    except TestsuiteError:
+        return error
+    others = [other for other in suite.pairs
+              if other != pair and count == len(suite.items_of(other)) != len(
+                  suite.items_of(pair))]
+    if len(others) != 1:
+        return error
+    return TestsuiteError(Problem(
+        f"has {count} lines, as many as the {others[0]} sources, not the "
+        f"{len(suite.items_of(pair))} {pair} ones: these are {others[0]} outputs, so pass "
+        f"--pair {others[0]}", file=str(path)))
+
+
 def nothing_located(source: Path, pair: str, items: int, suite_paths: Sequence[Path] | None,
                     encoding: str = "utf-8") -> TestsuiteError:
     """The error when not one item of the suite is in a WMT source: probably the wrong suite.
