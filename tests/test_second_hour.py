@@ -130,6 +130,17 @@ def test_triage_help_says_it_needs_a_terminal_and_lists_its_keys() -> None:
         assert key in text
 
 
+@pytest.mark.parametrize("name", ["triage", "lint", "verdict", "compare"])
+def test_help_paragraphs_are_reflowed(name: str) -> None:
+    """Typer keeps the docstring's line breaks after the first paragraph; a narrow terminal
+    then broke each source line once more ("… an item\\n id or a\\n text")."""
+    output = run(name, "--help")[1]
+    prose = output[:output.index("╭")].splitlines()
+    for line, following in zip(prose, prose[1:], strict=False):
+        if line.strip() and following.strip():  # a line inside a paragraph is a full one
+            assert len(line.rstrip()) > 45, (line, following)
+
+
 # --- 2. misleading answers --------------------------------------------------------------------
 
 
@@ -506,15 +517,20 @@ def test_the_allowed_words_are_the_librarys() -> None:
 
 
 def test_the_demo_explains_its_columns_in_two_lines() -> None:
+    from testsuite.cli.evaluation import DEMO_LEGEND
+
+    assert len(DEMO_LEGEND) == 2
     code, output = run("demo")
     assert code == 0
-    lines = output.splitlines()
-    start = next(n for n, line in enumerate(lines) if line.startswith("#: "))
-    assert lines[start].startswith("#: the row's items in the scores")
-    assert "warning rate: the share of a system's outputs the rules left to a person" in \
-        lines[start]
-    assert lines[start + 1].startswith("signature (testsuite:…): everything the numbers depend on")
-    assert lines[start + 2].startswith("Next: ")
+    legend = output[output.index("\n#: "):output.index("\nNext: ")].split()
+    assert " ".join(legend) == (
+        "#: the row's items in the scores (no warning or missing output for any system); "
+        "warning rate: the share of outputs the rules left to a person (testsuite triage). "
+        "signature (testsuite:…): what the numbers depend on (suite, tests, systems, items); "
+        "quote it with them so that anyone can reproduce them.")
+    # At 80 columns each line wraps between words, never inside one.
+    region = output[output.index("\n#: "):output.index("\nNext: ")]
+    assert all(len(line) <= 80 for line in region.splitlines())
 
 
 @pytest.mark.parametrize("line", [

@@ -28,6 +28,11 @@ class Command(TyperCommand):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        if self.help:
+            # Paragraphs of a docstring reflowed: Typer keeps the single line breaks of the
+            # source after the first paragraph, which a narrow terminal then breaks again.
+            self.help = "\n\n".join(" ".join(paragraph.split()) for paragraph
+                                     in inspect.cleandoc(self.help).split("\n\n"))
         for param in self.params:
             if param.param_type_name == "argument":
                 param.__class__ = _Argument

@@ -270,17 +270,17 @@ def demo(
             write_results(evaluation.results, path)
             console.print(f"wrote {len(evaluation.results)} outcomes to {_escape(str(path))}")
     console.rule()
-    for line in DEMO_LEGEND:
-        console.print(line)
+    for line in DEMO_LEGEND:  # our own words: wrapped between words in a narrow terminal
+        console.print(line, soft_wrap=False)
     console.print(f"Next: `testsuite score {_escape(str(samples / 'de-en'))} --pair de-en` for "
                   "the phenomenon table; `testsuite --help` for everything else.")
 
 
 #: What the demo's columns and last line mean, for someone who has never read a WMT paper.
 DEMO_LEGEND = (
-    "[bold]#[/]: the row's items in the scores (those with no warning or missing output for "
-    "any system); [bold]warning rate[/]: the share of a system's outputs the rules left to a "
-    "person (testsuite triage).",
-    "[bold]signature[/] (testsuite:…): everything the numbers depend on (suite, tests, "
-    "systems, items); quote it with them so that anyone can reproduce them.",
+    "[bold]#[/]: the row's items in the scores (no warning or missing output for any "
+    "system); [bold]warning rate[/]: the share of outputs the rules left to a person "
+    "(testsuite triage).",
+    "[bold]signature[/] (testsuite:…): what the numbers depend on (suite, tests, systems, "
+    "items); quote it with them so that anyone can reproduce them.",
 )
