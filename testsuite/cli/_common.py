@@ -194,7 +194,7 @@ def one_of(*allowed: str) -> dict[str, Any]:
     `testsuite.values.choice` as the library. Case does not matter (``--format CSV``).
 
     The words are written here rather than imported from the library modules that use them
-    (several import numpy), so that ``--help`` stays instant; `tests/test_cli_names.py`
+    (several import numpy), so that ``--help`` stays instant; `tests/test_second_hour.py`
     checks that each list is the library's.
     """
     def check(value: str) -> str:
