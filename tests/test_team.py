@@ -53,6 +53,10 @@ def drive_two(folder: Path, scenario: Pair, size: tuple[int, int] = (120, 40), *
     # would wait, so that the interleaving is the same on a slow machine.
     alice = TriageApp(TriageSession.load(options(folder, annotator="alice")), follow=False)
     bob = TriageApp(TriageSession.load(options(folder, annotator="bob")), follow=False)
+    for app in (alice, bob):
+        # However slow the machine, a key pressed after a colleague's decision replaced the
+        # entry counts as pressed at once; `looked_at` is the person reading it.
+        app.settle = 3600.0
 
     async def run() -> None:
         async with alice.run_test(size=size) as a, bob.run_test(size=size) as b:
@@ -319,3 +323,25 @@ def test_a_dead_sessions_presence_mark_goes_at_once(project: Path) -> None:  # n
     session.look_around()
     assert session.others == {}
     assert list(presence.iterdir()) == []  # mark and lock file removed
+
+
+def test_a_refused_batch_stays_on_its_item_when_a_colleague_resolved_it(
+        project: Path) -> None:  # noqa: F811
+    async def scenario(alice: TriageApp, a: object, bob: TriageApp, b: object) -> None:
+        await a.press("b")  # type: ignore[attr-defined]  # on idiom-02: its one output
+        screen = alice.screen
+        assert isinstance(screen, BatchScreen)
+        await b.press("p")  # type: ignore[attr-defined]  # bob decides it meanwhile
+        await a.press("enter")  # type: ignore[attr-defined]
+        assert alice.screen is screen and screen.chosen is not None
+        assert screen.chosen.decides == () and "item idiom-02" in str(
+            screen.query_one("#batch-title").render())  # not moved to another item
+        await a.press("escape")  # type: ignore[attr-defined]
+        # The entry went (bob is on neg-02 now: the next free one); the screen says why.
+        assert current(alice) == ERZAEHLT
+        assert alice.status == "bob decided it pass (idiom-02): you are now on idiom-01"
+        await a.press("f")  # type: ignore[attr-defined]  # at once: dropped
+        assert "f dropped" in alice.status
+        assert [(v[0], v[3]) for v in verdicts(project)] == [("idiom-02", "bob")]
+
+    drive_two(project, scenario, size=(80, 24))

@@ -217,39 +217,34 @@ class TriageApp(App[int]):
         session = self.session
         if session is None or not self._screen_stack or isinstance(self.screen, ModalScreen):
             return  # not yet, quitting, or in a dialog (whose view must not move under it)
-        before = session.current
         before_others = dict(session.others)
         synced = session.sync()
         session.announce()
         session.look_around()
-        messages = []
-        if synced.rules:
-            messages.append("rules changed on disk: " + ", ".join(synced.rules))
-        by = ""
-        if before is not None and session.current is not None \
-                and key_of(session.current) != key_of(before):
-            by = f"{session.resolved_by(before)} ({before.item})"
-            messages.append(f"{by}: you are now on {session.current.item}")
         if synced.problems:
             self.say("\n".join(synced.problems), "error")
-        elif messages:
-            self.say("; ".join(messages))
-        if synced or session.others != before_others:
-            self.show(by=by)
+        elif synced.rules:
+            self.say("rules changed on disk: " + ", ".join(synced.rules))
+        if synced or session.others != before_others or session.replaced:
+            self.show()
 
     # --- drawing ----------------------------------------------------------------------------
 
-    def show(self, by: str = "") -> None:
+    def show(self) -> None:
         """Draw the current entry, its rule, the progress and the systems' outcomes.
 
-        Args:
-            by: What replaced the entry on screen, when another annotator did (`Shown.by`).
+        When what others wrote took the entry on screen away (`TriageSession.replaced`,
+        whichever look at the folder found it), the status line says so and keys are
+        held back for a moment (`pressed_on`).
         """
         session = self.session
         if session is None:
             return
         entry = session.current
         key = key_of(entry) if entry is not None else None
+        by, session.replaced = session.replaced, ""
+        if by and entry is not None:
+            self.say(f"{by}: you are now on {entry.item}", "warning")
         if not self.shown or self.shown[-1].key != key:
             self.shown.append(Shown(key, entry.item if entry else "", get_time(), by))
             del self.shown[:-SHOWN_KEPT]

@@ -347,6 +347,10 @@ class BatchScreen(TypeAhead, ModalScreen[object]):
     def __init__(self, session: TriageSession) -> None:
         super().__init__()
         self.session = session
+        # The entry the batch is on: what others write never moves the dialog to another.
+        entry = session.current
+        assert entry is not None
+        self.entry: Pending = entry
         # Start from the batch learned on the phenomenon, if there is one.
         self.proposed = session.proposed_batch()
         self.verdict = self.proposed.verdict if self.proposed else "pass"
@@ -433,8 +437,7 @@ class BatchScreen(TypeAhead, ModalScreen[object]):
 
     def update_preview(self) -> None:
         """List what the batch would decide."""
-        entry = self.session.current
-        assert entry is not None
+        entry = self.entry
         where = f"item {entry.item}" if self.scope == "item" else \
             f"phenomenon {entry.phenomenon}" + (
                 f" (items whose source matches {self.source})" if self.source else "")
@@ -447,7 +450,7 @@ class BatchScreen(TypeAhead, ModalScreen[object]):
         try:
             self.chosen = self.session.batch_preview(
                 self.verdict, pattern, self.scope,
-                source=self.source if self.scope == "phenomenon" else "")
+                source=self.source if self.scope == "phenomenon" else "", entry=self.entry)
         except TestsuiteError as exc:
             self.chosen, self.error = None, str(exc)
             self.show_error(self.error)

@@ -179,6 +179,8 @@ class TriageSession:
         self.decided: dict[Key, Decision] = {}
         self.notes: dict[Key, str] = {}
         self.others: dict[tuple[str, str], list[str]] = {}  # (pair, item) → annotators on it
+        # What others did that took the current entry away (set by `sync`, until shown).
+        self.replaced = ""
         self._seen: dict[Key, str] = {}  # every output pending in this session → category
         self._open: set[Key] = set()  # outputs pending now, all filters off
         self._learned: dict[tuple[str, str], dict[str, list[tuple[str, int]]]] = {}
@@ -551,13 +553,15 @@ class TriageSession:
     # --- batches and suggestions ------------------------------------------------------------
 
     def batch_preview(self, verdict: str, pattern: str, scope: str, *,
-                      literal: bool = False, source: str = "") -> Batch:
-        """What a batch on the current entry's item (``item``) or phenomenon would decide
-        (for a phenomenon, of the items whose source `source` finds, if given).
+                      literal: bool = False, source: str = "",
+                      entry: Pending | None = None) -> Batch:
+        """What a batch on the item (``item``) or phenomenon of `entry` (default: the
+        current entry) would decide (for a phenomenon, of the items whose source `source`
+        finds, if given).
 
         Only outputs pending now count; outputs decided in this session are left alone.
         """
-        entry = self.current
+        entry = entry or self.current
         if entry is None:
             raise TestsuiteError("no entry: nothing to decide")
         pending = [e for e in self.all_pending() if not self.is_decided(e)]
@@ -780,10 +784,14 @@ class TriageSession:
         Returns:
             What changed; the outcomes of its items and the queue are updated.
         """
+        before = self.current
         synced = self.shared.poll()
         if synced.items:
             self.look_around()  # where the entry on screen was resolved, move to a free one
             self._update(synced.items)
+        now = self.current
+        if before is not None and now is not None and key_of(now) != key_of(before):
+            self.replaced = f"{self.resolved_by(before)} ({before.item})"
         return synced
 
     def announce(self) -> None:
