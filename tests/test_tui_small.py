@@ -189,3 +189,17 @@ def test_a_panel_cut_at_80_by_24_says_how_much_is_below(project: Path) -> None: 
 
     small(project, scenario)
 
+
+
+def test_a_panel_that_shows_everything_says_nothing_more(project: Path) -> None:  # noqa: F811
+    app = TriageApp(TriageSession.load(options(project)), follow=False)
+
+    async def run() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            entry = app.query_one("#entry")
+            await until(pilot, lambda: bool(entry.border_subtitle))  # cut at 80×24
+            await pilot.resize_terminal(160, 50)
+            await until(pilot, lambda: not any(app.query_one(f"#{name}").border_subtitle
+                                               for name in ("entry", "rule-box", "systems")))
+
+    asyncio.run(run())

@@ -160,7 +160,7 @@ class TriageApp(App[int]):
         for name in PANELS:
             widget = self.query_one(f"#{name}")
             widget.can_focus = False  # ←/→ move in the queue; `tab` picks what ↑/↓ scroll
-            for attribute in ("scroll_y", "virtual_size", "size"):
+            for attribute in ("scroll_y", "virtual_size"):
                 self.watch(widget, attribute, self.marker(name), init=False)
         self.query_one("#entry").border_title = "to judge"
         self.query_one("#rule-box").border_title = "rule"
@@ -211,6 +211,7 @@ class TriageApp(App[int]):
         dialog is closed: it may be saving, and closing it redraws)."""
         if self._screen_stack and not isinstance(self.screen, ModalScreen):
             self.show()
+        self.call_after_refresh(self.mark_panel)  # what is cut depends on the panels' size
 
     def watch_files(self) -> None:
         """Take in what other sessions wrote; say where they are; redraw if anything moved."""
@@ -250,6 +251,7 @@ class TriageApp(App[int]):
             del self.shown[:-SHOWN_KEPT]
             for name in PANELS:  # a new entry is read from its top (its id, its source)
                 self.query_one(f"#{name}").scroll_home(animate=False)
+        self.call_after_refresh(self.mark_panel)  # once laid out: what is cut now
         progress = session.progress()
         decided_here = sum(session.is_decided(e) for e in session.entries)
         self.query_one("#progress", Static).update(progress_text(
