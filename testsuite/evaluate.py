@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from .matching import (
     DEFAULT_TIMEOUT,
     REASON_DISAGREE,
-    REASON_VERDICT,
+    VERDICT_REASONS,
     CompiledRule,
     RegexCache,
 )
@@ -208,7 +208,7 @@ def evaluate(
         results = [judged.get((pair, item_id, output)) or judge((pair, item_id, output))
                    for item_id, output, _ in entries]
         for index, (item_id, _, _) in enumerate(entries):
-            if item_id in system.occurrences and results[index][1] != REASON_VERDICT:
+            if item_id in system.occurrences and results[index][1] not in VERDICT_REASONS:
                 # --repeated agree: every occurrence is judged; different outcomes need a
                 # person (the outputs differ in what the rule looks at), whose verdict on
                 # the item's output then decides.

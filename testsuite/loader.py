@@ -37,7 +37,7 @@ RULE_KEYS = {
     "examples",
     "verdicts",
 }
-VERDICT_KEYS = {"output", "verdict", "annotator", "time", "note", "settles"}
+VERDICT_KEYS = {"output", "verdict", "annotator", "time", "note", "settles", "proposal"}
 YAML_SUFFIXES = (".yaml", ".yml")
 
 
@@ -327,7 +327,8 @@ class _Reader:
             settles = False
         return Verdict(output=output, verdict=value,
                        annotator=self.text(raw, "annotator", file, item_id), time=when,
-                       note=self.text(raw, "note", file, item_id), settles=settles)
+                       note=self.text(raw, "note", file, item_id), settles=settles,
+                       proposal=self.text(raw, "proposal", file, item_id))
 
     def merge_verdicts(self) -> None:
         """Add the verdicts of verdict-only entries to the rules of their items."""

@@ -15,7 +15,7 @@ from typing import Any
 import regex
 
 from .cache import cache_dir, read_pickle, write_pickle
-from .model import DISAGREEMENT, Outcome, Rule, standing_verdicts
+from .model import DISAGREEMENT, Outcome, Rule, in_force, standing_verdicts
 from .normalise import Profile
 from .values import seconds
 
@@ -28,6 +28,9 @@ MAX_CACHED = 50_000
 # Reasons, one word each, as they appear in the `reason` column.
 REASON_MISSING = "empty-output"
 REASON_VERDICT = "verdict"
+REASON_PROPOSAL = "proposal"  # a verdict recorded from a proposal (a batch, a learned one)
+#: The reasons of an outcome a person's verdict decided (by hand, or from a proposal).
+VERDICT_REASONS = frozenset({REASON_VERDICT, REASON_PROPOSAL})
 REASON_POS_REGEX = "positive-regex"
 REASON_NEG_REGEX = "negative-regex"
 REASON_BOTH_REGEX = "both-regexes"
@@ -164,8 +167,8 @@ class CompiledRule:
         values.BadValue: for a time limit out of range.
     """
 
-    __slots__ = ("_pos", "_neg", "_pos_tokens", "_neg_tokens", "_verdicts", "_broken", "_timeout",
-                 "_normalise")
+    __slots__ = ("_pos", "_neg", "_pos_tokens", "_neg_tokens", "_verdicts", "_proposed",
+                 "_broken", "_timeout", "_normalise")
 
     _broken: str | None  # why every unverdicted output is a warning, if it is
 
@@ -178,6 +181,7 @@ class CompiledRule:
         self._pos_tokens: tuple[str, ...] = ()
         self._neg_tokens: tuple[str, ...] = ()
         self._verdicts: dict[str, str] = {}
+        self._proposed: frozenset[str] = frozenset()
         if rule is None:
             return
         for pattern in (rule.positive_regex, rule.negative_regex):
@@ -192,6 +196,11 @@ class CompiledRule:
         # a normalisation, a verdict applies to every output equal to its output once both
         # are normalised.
         self._verdicts = standing_verdicts(rule.verdicts, key=self.key)
+        # Outputs whose verdicts in force all came from proposals: decided "by a proposal"
+        # (the reason says so, and reports count them apart from decisions by hand).
+        self._proposed = frozenset(
+            output for output, counted in in_force(rule.verdicts, key=self.key).items()
+            if all(v.proposal for v in counted))
 
     def key(self, output: str) -> str:
         """What identifies an output for verdicts: stripped (and normalised, if asked)."""
@@ -211,7 +220,8 @@ class CompiledRule:
         if verdict == DISAGREEMENT:  # never settled silently: a person decides
             return Judgement(Outcome.WARNING, REASON_DISAGREEMENT)
         if verdict is not None:
-            return Judgement(Outcome(verdict), REASON_VERDICT)
+            return Judgement(Outcome(verdict), REASON_PROPOSAL if output.strip() in self._proposed
+                             else REASON_VERDICT)
         if self._broken:
             return Judgement(Outcome.WARNING, self._broken)
         # 3. Regexes: search anywhere, case-sensitive.

@@ -71,6 +71,9 @@ class Verdict:
         note: Optional comment.
         settles: Whether it settles a disagreement: the verdicts recorded on the output
             before it no longer count (see `standing_verdicts`).
+        proposal: The id of the proposal it was recorded from (a batch or a learned
+            proposal, `testsuite.verdicts.proposals`); None for a decision on this output
+            alone.
     """
 
     output: str
@@ -79,6 +82,7 @@ class Verdict:
     time: str | None = None
     note: str | None = None
     settles: bool = False
+    proposal: str | None = None
 
 
 #: The kinds of a rule's ``examples:`` and the outcome each must get (`lint` checks them;

@@ -187,6 +187,37 @@ def settle(
 
 @app.command(rich_help_panel="Resolve warnings")
 @friendly
+def revoke(
+    proposal: Annotated[str, typer.Argument(help="The proposal's id (p-…).")],
+    pair: PairOption = None,
+    suite: SuiteOption = None,
+    dry_run: Annotated[bool, typer.Option(help="Only list the verdicts.")] = False,
+) -> None:
+    """List the verdicts recorded from one proposal and take them back together."""
+    import json
+
+    from ..errors import TestsuiteError
+    from ..model import pair_code
+    from ..verdicts.queue import verdicts_files
+    from ..verdicts.store import revoke as take_back
+
+    loaded = _suite(suite)
+    found = take_back(verdicts_files(loaded, pair_code(pair) if pair else None), proposal,
+                      dry_run=dry_run)
+    if not found:
+        raise TestsuiteError(f"no verdict was recorded from proposal {proposal!r} (its id is "
+                             "in verdicts.yaml as 'proposal:')")
+    for path, item, stored in found:
+        typer.echo(json.dumps({"item": item, "output": stored.output,
+                               "verdict": stored.verdict, "annotator": stored.annotator,
+                               "time": stored.time, "file": str(path)}, ensure_ascii=False))
+    what = f"{len(found)} verdict{'s' if len(found) != 1 else ''} recorded from {proposal}"
+    _console(stderr=True).print(_escape(f"would take back {what}" if dry_run
+                                        else f"took back {what}"))
+
+
+@app.command(rich_help_panel="Resolve warnings")
+@friendly
 @with_inputs
 def suggest(
     inputs: InputSpec,

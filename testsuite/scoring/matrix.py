@@ -22,6 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..errors import TestsuiteError
+from ..matching import REASON_PROPOSAL, REASON_VERDICT
 from ..names import pick
 
 if TYPE_CHECKING:
@@ -31,6 +32,10 @@ if TYPE_CHECKING:
 #: Outcome codes in the matrix (``MISSING`` also stands for "no output at all").
 PASS, FAIL, WARNING, MISSING = 0, 1, 2, 3
 CODES = {"pass": PASS, "fail": FAIL, "warning": WARNING, "missing": MISSING}
+#: Who decided a pass or fail (`OutcomeMatrix.by`): the rule, a person's verdict on that
+#: output, or a verdict recorded from a proposal (its reason, `matching.REASON_*`).
+BY_RULE, BY_HAND, BY_PROPOSAL = 0, 1, 2
+DECIDERS = ("rule", "hand", "proposal")
 
 
 @dataclass(frozen=True)
@@ -68,6 +73,8 @@ class OutcomeMatrix:
         suite_categories: Categories of the suite in order (for filter messages).
         suite_phenomena: Phenomena of the suite in order.
         normalise: The typographic normalisation the outcomes were judged under, if any.
+        by: Items × systems: who decided each pass or fail (`BY_RULE`, `BY_HAND`,
+            `BY_PROPOSAL`), from the outcomes' reasons; None when not known.
     """
 
     pair: str
@@ -80,6 +87,7 @@ class OutcomeMatrix:
     suite_categories: list[str] = field(default_factory=list)
     suite_phenomena: list[str] = field(default_factory=list)
     normalise: str | None = None
+    by: npt.NDArray[np.int8] | None = None
 
     @classmethod
     def from_evaluation(cls, evaluation: Evaluation, suite: Suite | None,
@@ -121,6 +129,9 @@ class OutcomeMatrix:
         cols = np.array([seen.setdefault(s, len(seen)) for s in columns["system"]],
                         dtype=np.intp)
         values = np.array([CODES[o] for o in columns["outcome"]], dtype=np.int8)
+        deciders = {REASON_VERDICT: BY_HAND, REASON_PROPOSAL: BY_PROPOSAL}
+        by_values = np.array([deciders.get(r, BY_RULE) for r in columns["reason"]],
+                             dtype=np.int8)
         use = (rows >= 0) & np.asarray(same_pair, dtype=bool)
         present = set(cols[use].tolist())
         names = sorted((s for s, k in seen.items() if k in present),
@@ -132,12 +143,15 @@ class OutcomeMatrix:
         full = np.full((len(known), len(names)), MISSING, dtype=np.int8)
         located[rows[use]] = True
         full[rows[use], where[cols[use]]] = values[use]
+        by = np.full((len(known), len(names)), BY_RULE, dtype=np.int8)
+        by[rows[use], where[cols[use]]] = by_values[use]
         keep = np.flatnonzero(located)
         return cls(pair, [known[i][0] for i in keep], names, full[keep],
                    [known[i][1] for i in keep], [known[i][2] for i in keep],
                    [entry for entry, found_ in zip(known, located, strict=True) if not found_],
                    list(dict.fromkeys(entry[1] for entry in known)),
-                   list(dict.fromkeys(entry[2] for entry in known)), evaluation.normalise)
+                   list(dict.fromkeys(entry[2] for entry in known)), evaluation.normalise,
+                   by[keep])
 
     def renamed(self, systems: list[str]) -> OutcomeMatrix:
         """The same matrix with other system names (one per column)."""
@@ -148,9 +162,10 @@ class OutcomeMatrix:
         position = {item: index for index, item in enumerate(self.items)}
         rows = [position[i] for i in items]
         columns = [self.systems.index(s) for s in systems]
-        codes = self.codes[np.asarray(rows, dtype=np.intp)][:, np.asarray(columns,
-                                                                          dtype=np.intp)]
+        take = np.ix_(np.asarray(rows, dtype=np.intp), np.asarray(columns, dtype=np.intp))
+        codes = self.codes[take]
         return replace(self, items=list(items), systems=list(systems), codes=codes,
+                       by=self.by[take] if self.by is not None else None,
                        categories=[self.categories[r] for r in rows],
                        phenomena=[self.phenomena[r] for r in rows], not_located=[])
 
@@ -172,7 +187,8 @@ class OutcomeMatrix:
                              [p for p, k in zip(self.phenomena, rows, strict=True) if k],
                              [entry for entry in self.not_located
                               if entry[1] in chosen_categories and entry[2] in chosen_phenomena],
-                             self.suite_categories, self.suite_phenomena, self.normalise)
+                             self.suite_categories, self.suite_phenomena, self.normalise,
+                             self.by[rows][:, columns] if self.by is not None else None)
 
     @property
     def suite_items(self) -> int:
@@ -180,6 +196,15 @@ class OutcomeMatrix:
         return len(self.items) + len(self.not_located)
 
     # --- what the fairness rule and the scores need -----------------------------------------
+
+    def deciders(self, mask: npt.NDArray[np.bool_]) -> dict[str, int] | None:
+        """How many passes and fails of the items where `mask` is true were decided by the
+        rules, by hand and by proposals (`DECIDERS`); None when the matrix does not know."""
+        if self.by is None:
+            return None
+        decided = np.isin(self.codes[mask], (PASS, FAIL))
+        counts = np.bincount(self.by[mask][decided], minlength=len(DECIDERS))
+        return {name: int(n) for name, n in zip(DECIDERS, counts, strict=True)}
 
     @property
     def passed(self) -> npt.NDArray[np.bool_]:

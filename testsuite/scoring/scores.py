@@ -479,6 +479,12 @@ def score_matrix(full: OutcomeMatrix, options: ScoreOptions, suite_id: str) -> S
     builder = _RowBuilder(matrix, entered, options)
     rows, dropped = builder.build()
     notes += builder.notes
+    decided = matrix.deciders(entered)
+    if decided is not None:
+        notes.append(Note(f"Of the {sum(decided.values()):,} passes and fails scored, "
+                          f"{decided['rule']:,} were decided by the rules, {decided['hand']:,} "
+                          f"by hand and {decided['proposal']:,} by proposals (verdicts "
+                          "recorded from a batch or a learned proposal)"))
     macro = next(r for r in rows if r.level == "category-macro").accuracy
     order = np.array(sorted(range(len(matrix.systems)),
                             key=lambda i: (-macro[i], matrix.systems[i])), dtype=np.intp)
@@ -490,7 +496,8 @@ def score_matrix(full: OutcomeMatrix, options: ScoreOptions, suite_id: str) -> S
         *options.signature_parts(matrix.normalise, options.correction or "none"),
         ("categories", options.categories), ("phenomena", options.phenomena),
         ("systems", options.systems), ("n-systems", len(systems)),
-        ("n-items", coverage.entered))
+        ("n-items", coverage.entered),
+        *((f"by-{name}", n) for name, n in (decided or {}).items()))
     return Scores(matrix.pair, systems, [r.reordered(order) for r in rows], coverage, options,
                   signature, dropped, notes, matrix, entered, stability)
 

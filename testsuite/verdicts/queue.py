@@ -244,6 +244,14 @@ def decide_many(suite: Suite, decisions: Iterable[tuple[str, str, Verdict]]
             for item_id, verdict in written]
 
 
+def verdicts_files(suite: Suite, pair: str | None = None) -> list[Path]:
+    """Every verdicts file the suite's items keep their decisions in (of one pair, if
+    given), existing or not, in a fixed order."""
+    found = {verdict_file(item, suite.rule_of(item)) for item in suite
+             if pair is None or item.pair == pair}
+    return sorted(found)
+
+
 def verdicts_path(suite: Suite, pair: str, item_id: str) -> Path:
     """The verdicts file of an item of the suite (see `verdict_file`).
 

@@ -17,6 +17,8 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import getpass
+from collections.abc import Iterable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -88,6 +90,8 @@ def entry_of(verdict: Verdict) -> dict[str, Any]:
             entry[key] = value
     if verdict.settles:
         entry["settles"] = True
+    if verdict.proposal is not None:
+        entry["proposal"] = verdict.proposal
     return entry
 
 
@@ -124,8 +128,9 @@ def record(path: Path, pair: str, item: str, output: str, verdict: str,
 
 def make_verdict(output: str, verdict: str, annotator: str | None = None,
                  note: str | None = None, time: str | None = None,
-                 settles: bool = False) -> Verdict:
-    """A checked verdict as it will be stored (output stripped, annotator and time filled).
+                 settles: bool = False, proposal: str | None = None) -> Verdict:
+    """A checked verdict as it will be stored (output stripped, annotator and time filled;
+    `proposal`: the id of the proposal it is recorded from).
 
     Raises:
         TestsuiteError: for a value other than pass or fail, or an empty output.
@@ -135,7 +140,7 @@ def make_verdict(output: str, verdict: str, annotator: str | None = None,
     if not output.strip():
         raise TestsuiteError("an empty output is always 'missing'; it takes no verdict")
     return Verdict(output.strip(), verdict, annotator or default_annotator(), time or now(),
-                   note or None, settles)
+                   note or None, settles, proposal)
 
 
 def record_many(path: Path, pair: str, decisions: list[tuple[str, Verdict]]) -> None:
@@ -243,8 +248,7 @@ def set_note(path: Path, item: str, verdict: Verdict, note: str | None) -> Verdi
     Raises:
         TestsuiteError: if the decision is no longer in the file.
     """
-    changed = Verdict(verdict.output, verdict.verdict, verdict.annotator, verdict.time,
-                      note or None, verdict.settles)
+    changed = replace(verdict, note=note or None)
     with lock(path):
         data = _read(path, "") if path.exists() else {"rules": []}
         for rule in data["rules"]:
@@ -259,3 +263,64 @@ def set_note(path: Path, item: str, verdict: Verdict, note: str | None) -> Verdi
     raise TestsuiteError(Problem(f"the {verdict.verdict} on this output is no longer in the "
                                  "file (taken back meanwhile?); the note was not saved",
                                  file=str(path), item=item))
+
+
+def revoke(paths: Iterable[Path], proposal: str, *, dry_run: bool = False
+           ) -> list[tuple[Path, str, Verdict]]:
+    """Take back every verdict recorded from one proposal, in every file given, together.
+
+    Every file is locked (in a fixed order, so that two revocations cannot wait for each
+    other) and read before any is written; then each file that holds such verdicts is
+    replaced atomically. A file that is not a verdicts file refuses the whole revocation
+    before anything is written.
+
+    Args:
+        paths: The verdicts files to look in (those that do not exist are skipped).
+        proposal: The proposal's id (`Verdict.proposal`).
+        dry_run: Only say what would be taken back.
+
+    Returns:
+        (file, item id, verdict) of each verdict taken back (or that would be).
+    """
+    found: list[tuple[Path, str, Verdict]] = []
+    with contextlib.ExitStack() as stack:
+        chosen = sorted({Path(p).resolve() for p in paths if Path(p).exists()})
+        for path in chosen:
+            stack.enter_context(lock(path))
+        edits: list[tuple[Path, dict[str, Any]]] = []
+        for path in chosen:
+            if not path.exists():
+                continue
+            data = _read(path, "")
+            before = len(found)
+            for rule in data["rules"]:
+                if not isinstance(rule, dict):
+                    continue
+                entries = rule.get("verdicts") or []
+                kept = []
+                for entry in entries:
+                    if isinstance(entry, dict) and entry.get("proposal") == proposal:
+                        found.append((path, str(rule.get("item")), _verdict_of(entry)))
+                    else:
+                        kept.append(entry)
+                rule["verdicts"] = kept
+            data["rules"] = [r for r in data["rules"]
+                             if not (isinstance(r, dict) and "verdicts" in r and not r["verdicts"]
+                                     and set(r) <= {"item", "verdicts"})]
+            if len(found) > before:
+                edits.append((path, data))
+        if not dry_run:
+            for path, data in edits:
+                write_text(path, dump_yaml(data))
+    return found
+
+
+def _verdict_of(entry: dict[str, Any]) -> Verdict:
+    """A stored verdict entry as a `Verdict` (as `entry_of` wrote it)."""
+    def text(key: str) -> str | None:
+        value = entry.get(key)
+        return None if value is None else str(value)
+
+    return Verdict(str(entry.get("output", "")), str(entry.get("verdict", "")),
+                   text("annotator"), text("time"), text("note"),
+                   bool(entry.get("settles", False)), text("proposal"))
