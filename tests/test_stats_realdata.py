@@ -212,3 +212,28 @@ def test_macro_intervals_agree_with_the_root_finding_reference(runs, year):
             expected = macro_score_interval(passes[:, index], sizes[sizes > 0])
             assert (row.ci_low[index], row.ci_high[index]) == pytest.approx(expected,
                                                                             abs=1e-7)
+
+
+@pytest.mark.parametrize("year", YEARS)
+def test_macro_interval_coverage_on_the_dfki_group_sizes(runs, year):
+    # The phenomenon macro-average of the best system, simulated 2,000 times (fixed seed)
+    # with its own per-phenomenon accuracies as the truth on the suite's group sizes: the
+    # score interval covers at least 95 %, the Wald interval it replaced 91–93 %.
+    from testsuite.stats import macro_interval
+
+    from .test_stats import wald_interval
+
+    suite, evaluation = runs[year]
+    scores = score(evaluation, suite, "de-en")
+    matrix, entered = scores.matrix, scores.entered
+    groups = matrix.groups("phenomenon")
+    sizes = groups.sizes(entered)
+    best = matrix.systems.index(scores.systems[0])
+    truth = matrix.group_passes(groups, entered)[sizes > 0, best] / sizes[sizes > 0]
+    rng = np.random.default_rng(22)
+    passes = rng.binomial(sizes[sizes > 0, None], truth[:, None], size=(truth.size, 2000))
+    low, high = macro_interval(passes, sizes[sizes > 0])
+    old_low, old_high = wald_interval(passes, sizes[sizes > 0])
+    target = truth.mean()
+    assert np.mean((low <= target) & (target <= high)) >= 0.95
+    assert np.mean((old_low <= target) & (target <= old_high)) < 0.94
