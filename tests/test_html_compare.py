@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from testsuite.compare import Comparison, compare
+from testsuite.reports.common import p_text
 from testsuite.reports.escape import csv_cell
 from testsuite.reports.html import comparison_html
 from testsuite.runs import Run
@@ -74,7 +75,7 @@ def test_table_shows_every_change_with_its_p_value(tab: Tab, comparison: Compari
     for index, system in enumerate(comparison.systems):
         text = cells[2 * index + 1]
         record = micro.loc[system]
-        assert f"{100 * record['delta']:+.1f} · p {record['p_value']:.2g}" in text
+        assert f"{100 * record['delta']:+.1f} · {p_text(record['p_value'])}" in text
     # Hidden on request, and back.
     page.locator("input.show-details").uncheck()
     assert page.locator("#comparison td .extra").first.is_hidden()
@@ -85,7 +86,7 @@ def test_best_and_per_system_counts(tab: Tab, comparison: Comparison):
     best = page.locator("#best-systems tbody tr").all_inner_texts()
     assert len(best) == len(comparison.best)
     last = comparison.best.iloc[-1]
-    assert last["system"] in best[-1] and f"{last['p_value']:.3g}" in best[-1]
+    assert last["system"] in best[-1] and p_text(last["p_value"]) in best[-1]
     changes = comparison.changes
     summary = page.locator("#change-summary tbody tr").evaluate_all(
         "rows => rows.map(r => Array.from(r.cells).map(c => c.textContent))")

@@ -7,6 +7,7 @@ every command) can use it without loading the scoring core.
 from __future__ import annotations
 
 import math
+import re
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -38,6 +39,28 @@ def percent(value: float | None) -> str:
     """Accuracy as a percentage with one decimal, as in the papers ('–' when undefined)."""
     number = finite(value)
     return "–" if number is None else f"{100 * number:.1f}"
+
+
+#: Below this a p-value is shown as a bound: further digits would only be rounding noise of
+#: the tail computation (and an underflow to 0 must never read "p = 0").
+P_FLOOR = 1e-9
+
+
+def p_text(value: float | None) -> str:
+    """A p-value as a reader sees it: ``p = 0.031``, ``p = 3.5e-7``, ``p < 1e-9``.
+
+    Two significant digits, never rounded to zero (``templates/common.js`` has the same
+    rule, ``TS.pText``); "" when there is no p-value (the row's best system).
+    """
+    number = finite(value)
+    if number is None:
+        return ""
+    if number < P_FLOOR:
+        return f"p < {P_FLOOR:.0e}".replace("e-0", "e-")
+    rounded = float(f"{number:.2g}")
+    if rounded >= 1e-3:
+        return f"p = {rounded:g}"
+    return "p = " + re.sub(r"e-0*", "e-", f"{rounded:.1e}".replace(".0e", "e"))
 
 
 def shorten(text: str, width: int) -> str:

@@ -13,7 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from . import escape
-from .common import AVERAGE_LABELS, finite, percent
+from .common import AVERAGE_LABELS, finite, p_text, percent
 from .escape import terminal as esc
 from .escape import visible
 from .terminal import GAP, GridCell, column_blocks, grid_lines
@@ -136,7 +136,7 @@ def print_comparison(comparison: Comparison, console: Console, regressions: int 
                    else f"{row['previous_system']} ({row['previous_run']})")
         delta = "–" if row["delta"] is None else \
             f"{points(row['delta'])}{' *' if row['significant'] else ''}"
-        p = "–" if row["p_value"] is None else f"{row['p_value']:.3g}"
+        p = "–" if row["p_value"] is None else p_text(row["p_value"]).removeprefix("p = ")
         best.add_row(esc(row["run"]), esc(row["system"]), percent(row["accuracy"]),
                      esc(earlier), delta, p)
     console.print(best)

@@ -10,7 +10,7 @@ JavaScript).
 Layout (every string is stored once in ``strings``; -1 means none)::
 
     items[k] = [id, phenomenon, source, description, outputs, which, verdicts, entered,
-                rule, spans]
+                rule, spans, why]
 
 * ``phenomenon`` indexes ``phenomena`` (``[name, category index]``);
 * ``outputs`` are the string indices of the item's distinct outputs; ``which`` has one
@@ -18,7 +18,10 @@ Layout (every string is stored once in ``strings``; -1 means none)::
 * ``verdicts`` has one letter per system naming a pair ``[outcome index, reason string]``
   in ``verdicts``;
 * ``entered`` is 1 if the item entered the scores, 0 if the fairness rule (or a filter)
-  left it out (`Scores.entered`);
+  left it out (`Scores.entered`): the items behind the tables' numbers are those of a row
+  with ``entered`` 1 (`scoring.behind`, the one definition every link of the page uses);
+* ``why`` is the string index of why a left-out item was left out
+  (`scoring.behind.left_out_reasons`), -1 for an item that entered;
 * ``rule`` is ``[positive regex, negative regex]``, followed by ``[positive tokens],
   [negative tokens], verdict count`` when it has any of them, or 0 for an item without a
   rule;
@@ -52,6 +55,7 @@ from ..matching import (
     RegexCache,
 )
 from ..normalise import profile
+from ..scoring.behind import left_out_reasons, scored_ids
 
 if TYPE_CHECKING:
     from ..evaluate import Evaluation
@@ -85,12 +89,6 @@ _NO_SPANS = {REASON_MISSING, REASON_INVALID, REASON_TIMEOUT, REASON_NO_RULE}
 def code(number: int) -> str:
     """One letter for a small number: `ALPHABET`, then characters from U+0100 on."""
     return ALPHABET[number] if number < len(ALPHABET) else chr(0x100 + number)
-
-
-def entered_items(scores: Scores) -> set[str]:
-    """The items that entered the scores (the scoring core's fairness rule and filters)."""
-    return {item for item, entered in zip(scores.matrix.items, scores.entered.tolist(),
-                                          strict=True) if entered}
 
 
 def drilldown_data(scores: Scores, evaluation: Evaluation, suite: Suite,
@@ -138,7 +136,8 @@ def drilldown_data(scores: Scores, evaluation: Evaluation, suite: Suite,
 
     cache = cache if cache is not None else RegexCache.persistent()
     normalise = profile(evaluation.normalise)
-    entered = entered_items(scores)
+    entered = scored_ids(scores)
+    why = left_out_reasons(scores)
     texts = list(strings)
     # Suite order (the order of every report); items only in the results come last.
     known = {item.id: item for item in suite.items_of(scores.pair)}
@@ -170,7 +169,7 @@ def drilldown_data(scores: Scores, evaluation: Evaluation, suite: Suite,
             "".join(code(v) if v >= 0 else "-" for v in verdicts),
             1 if item_id in entered else 0,
             _rule(rule, intern) if rule is not None else 0,
-            spans])
+            spans, intern(why[item_id]) if item_id in why else -1])
     return {
         "pair": scores.pair, "fair": scores.options.fair, "systems": scores.systems,
         "outcomes": list(OUTCOMES), "categories": list(categories),
@@ -207,4 +206,4 @@ def _spans(rule: CompiledRule | None, output: str, reason: str) -> list[int]:
     return flat
 
 
-__all__ = ["ALPHABET", "OUTCOMES", "REASON_LABELS", "code", "drilldown_data", "entered_items"]
+__all__ = ["ALPHABET", "OUTCOMES", "REASON_LABELS", "code", "drilldown_data"]

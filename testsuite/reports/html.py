@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .. import __version__
-from .common import AVERAGE_LABELS, percent, shorten
+from .common import AVERAGE_LABELS, finite, percent, shorten
 from .drilldown import ALPHABET, OUTCOMES, code, drilldown_data
 from .html_common import (
     COMMON_JS,
@@ -39,7 +39,6 @@ from .plots import (
     accuracy_colour,
     axis_start,
     dot_rows,
-    heatmap_rows,
     system_colour,
     text_colour,
 )
@@ -113,7 +112,7 @@ def _pair_section(scores: Scores, evaluation: Evaluation, suite: Suite,
         "details": _has_details(categories, phenomena),
         "stats": json_script({"categories": _stats(scores, categories),
                               "phenomena": _stats(scores, phenomena)}),
-        "heatmap": _heatmap(scores, phenomena),
+        "heatmap": _heatmap(phenomena),
         "dotplot": _dotplot(scores, target),
         "data": json_script(data),
     }
@@ -158,16 +157,29 @@ def _summary(scores: Scores, evaluation: Evaluation) -> list[dict[str, Any]]:
 # Tables, heatmap and chart
 
 
+def behind_link(target: str, row: Row | None = None, system: str | None = None) -> str:
+    """The permalink to the items behind a number: a row's (None: an average row's, every
+    scored item) and, with `system`, one system's outputs of them.
+
+    Every entry point of the page opens this view (row names, paper-table and heatmap
+    cells, chart dots and legend): the drill-down's default set is the items that entered
+    the scores (`scoring.behind`), so the list reproduces the row's ``#``, and the
+    system's passes among them its accuracy; the row's left-out items are one click away.
+    """
+    category = row.category if row is not None and row.kind != "average" else None
+    phenomenon = row.phenomenon if row is not None and row.kind == "phenomenon" else None
+    return state_link(target, category=category, phenomenon=phenomenon, system=system)
+
+
 def _linked_rows(table: PaperTable, target: str) -> list[TableRow]:
-    """A paper table's rows, category and phenomenon rows linked to their items by name."""
+    """A paper table's rows, each linked to the items behind it by name (averages: all)."""
     rows = []
     for row in table.rows:
         if row.kind == "average":
-            rows.append(TableRow(row, None, None, None))
+            rows.append(TableRow(row, None, None, behind_link(target)))
             continue
         phenomenon = row.phenomenon if row.kind == "phenomenon" else None
-        rows.append(TableRow(row, row.category, phenomenon,
-                             state_link(target, category=row.category, phenomenon=phenomenon)))
+        rows.append(TableRow(row, row.category, phenomenon, behind_link(target, row)))
     return rows
 
 
@@ -183,10 +195,11 @@ def _stats(scores: Scores, table: PaperTable) -> list[list[Any]]:
     """Per table row: items, located items, and per system the cell's statistics.
 
     A cell is ``[accuracy, first, passes, lower, upper, ci_low, ci_high, p_value,
-    rank_best, rank_worst, p_adjusted, p_mc_error]``, None where the scores do not have a
-    value (passes: macro rows, which are not a count); trailing Nones are left out (the
-    page reads a missing entry as None). A dropped row has no cells. For tooltips and the
-    optional statistics in the cells.
+    rank_best, rank_worst, p_adjusted, p_mc_error]`` (p-values unrounded: rounded, a tiny
+    one would read 0), None where the scores do not have a value (passes: macro rows,
+    which are not a count); trailing Nones are left out (the page reads a missing entry as
+    None). A dropped row has no cells. For tooltips and the optional statistics in the
+    cells.
     """
     levels = {label: level for level, label in AVERAGE_LABELS.items()}
     stats: list[list[Any]] = []
@@ -205,8 +218,8 @@ def _stats(scores: Scores, table: PaperTable) -> list[list[Any]]:
             entry = [number(cell.accuracy, 6), 1 if cell.bold else 0,
                      int(found.passes[index]) if proportion else None,
                      number(cell.lower, 6), number(cell.upper, 6), number(cell.ci_low, 6),
-                     number(cell.ci_high, 6), number(cell.p_value, 6), ranks[0], ranks[1],
-                     number(cell.p_adjusted, 6), number(cell.p_mc_error, 6)]
+                     number(cell.ci_high, 6), finite(cell.p_value), ranks[0], ranks[1],
+                     finite(cell.p_adjusted), number(cell.p_mc_error, 6)]
             while entry and entry[-1] is None:
                 entry.pop()
             cells.append(entry)
@@ -214,29 +227,25 @@ def _stats(scores: Scores, table: PaperTable) -> list[list[Any]]:
     return stats
 
 
-def _heatmap(scores: Scores, phenomena: PaperTable) -> list[dict[str, Any]]:
+def _heatmap(phenomena: PaperTable) -> list[dict[str, Any]]:
     """Heatmap rows grouped by category; a cell is the accuracy in whole % (None: none).
 
-    Each row keeps its category and phenomenon names (the links) and the index of its row
-    in the phenomenon table's statistics (the tooltips).
+    Every phenomenon of the phenomenon table, those none of whose items entered the scores
+    too (their cells are "–", the label says why). Each row keeps its category and
+    phenomenon names (the links) and the index of its row in the phenomenon table's
+    statistics (the tooltips).
     """
-    positions: dict[tuple[str, str], int] = {}
-    category = ""
-    for index, table_row in enumerate(phenomena.rows):
-        if table_row.kind == "category":
-            category = table_row.label
-        elif table_row.kind == "phenomenon":
-            positions[(category, table_row.label)] = index
     groups: list[dict[str, Any]] = []
-    for row in heatmap_rows(scores):
+    for index, row in enumerate(phenomena.rows):
+        if row.kind != "phenomenon":
+            continue
         if not groups or groups[-1]["category"] != row.category:
             groups.append({"category": row.category, "rows": []})
-        cells = [None if accuracy is None else round(100 * accuracy)
-                 for accuracy in row.accuracies]
-        groups[-1]["rows"].append({"label": row.phenomenon, "count": row.items,
-                                   "category": row.category,
-                                   "stats": positions.get((row.category, row.phenomenon)),
-                                   "cells": cells})
+        cells = [None if cell.accuracy is None else round(100 * cell.accuracy)
+                 for cell in row.cells]
+        groups[-1]["rows"].append({"label": row.label, "count": row.items,
+                                   "category": row.category, "stats": index,
+                                   "dropped": row.dropped, "cells": cells})
     return groups
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote, urlencode
 
-from .common import finite, percent
+from .common import finite, p_text, percent
 
 if TYPE_CHECKING:
     import jinja2
@@ -34,6 +34,7 @@ def environment() -> jinja2.Environment:
                              undefined=jinja2.StrictUndefined, trim_blocks=True,
                              lstrip_blocks=True)
     env.filters["pct"] = percent
+    env.filters["p"] = p_text
     env.filters["thousands"] = lambda n: f"{n:,}"
     return env
 

@@ -30,8 +30,31 @@
 
   TS.number = function (value) { return value.toLocaleString("en"); };
 
+  // A number with `digits` decimals as Python formats it (reports/common.py, percent): ties
+  // of the exact binary value go to the even digit (81.25 → "81.2"), where toFixed goes up.
+  TS.fixed = function (value, digits) {
+    var text = value.toFixed(digits);
+    var exact = Math.abs(value).toPrecision(100).replace(/0+$/, "");
+    var point = exact.indexOf(".");
+    if (point < 0 || exact.length !== point + digits + 2 || exact.charAt(exact.length - 1) !== "5") return text;
+    var kept = exact.slice(0, point + digits + 1).replace(/\.$/, "");
+    var last = Number(kept.charAt(kept.length - 1));
+    return last % 2 === 0 ? (value < 0 ? "-" : "") + kept : text;
+  };
+
   TS.percent = function (value, digits) {
-    return value === null || value === undefined ? "–" : (100 * value).toFixed(digits === undefined ? 1 : digits);
+    return value === null || value === undefined ? "–" : TS.fixed(100 * value, digits === undefined ? 1 : digits);
+  };
+
+  // A p-value as a reader sees it: "p = 0.031", "p = 3.5e-7", "p < 1e-9"; two significant
+  // digits, never rounded to zero ("" without a value). The rule of reports/common.py,
+  // p_text.
+  TS.pText = function (value) {
+    if (value === null || value === undefined || !isFinite(value)) return "";
+    if (value < 1e-9) return "p < 1e-9";
+    var rounded = Number(Number(value).toPrecision(2));
+    if (rounded >= 1e-3) return "p = " + String(rounded);
+    return "p = " + rounded.toExponential(1).replace(".0e", "e");
   };
 
   // ---- CSV (RFC 4180), with cells neutralised as OWASP recommends against formula

@@ -26,7 +26,8 @@
       }
       return { id: raw[0], phenomenon: raw[1], category: data.phenomena[raw[1]][1], source: raw[2],
         description: raw[3], outputs: outputs, verdicts: verdicts, local: local, entered: raw[7] === 1,
-        rule: raw[8] && raw[8].length === 2 ? raw[8].concat([[], [], 0]) : raw[8], spans: raw[9] || [] };
+        rule: raw[8] && raw[8].length === 2 ? raw[8].concat([[], [], 0]) : raw[8], spans: raw[9] || [],
+        why: raw[10] === undefined ? -1 : raw[10] };
     });
     return data;
   }
@@ -61,16 +62,41 @@
     var itemIndex = {};
     data.items.forEach(function (entry, i) { itemIndex[entry.id] = i; });
     self.data = data;
+    self.status = status;
+    status.tabIndex = -1; // focus moves here when a view is opened from a table
 
-    // Counts per category and phenomenon for the option labels.
+    // Which items a view lists (the "Items" filter): by default the items behind the
+    // tables' numbers (those that entered the scores: scoring's definition, carried by each
+    // item's `entered`), or the located items left out of the scores, or all located items.
+    // "yes" is the older name of the default.
+    function itemSet() {
+      var value = controls.scored.value;
+      return value === "no" || value === "all" ? value : "";
+    }
+    function inSet(entry, set) {
+      return set === "all" || entry.entered === (set !== "no");
+    }
+
+    // Counts per category and phenomenon for the option labels: the items the list would
+    // show when the option is chosen (with the "Items" filter as it is).
     var perPhenomenon = data.phenomena.map(function () { return 0; });
     var perCategory = data.categories.map(function () { return 0; });
-    data.items.forEach(function (entry) {
-      perPhenomenon[entry.phenomenon] += 1;
-      perCategory[entry.category] += 1;
-    });
+    function countOptions() {
+      var set = itemSet();
+      perPhenomenon = data.phenomena.map(function () { return 0; });
+      perCategory = data.categories.map(function () { return 0; });
+      data.items.forEach(function (entry) {
+        if (!inSet(entry, set)) return;
+        perPhenomenon[entry.phenomenon] += 1;
+        perCategory[entry.category] += 1;
+      });
+      Array.prototype.forEach.call(controls.category.options, function (option) {
+        if (option.value !== "") option.textContent = data.categories[Number(option.value)] + " (" + perCategory[Number(option.value)] + ")";
+      });
+    }
     TS.option(controls.category, "", "all categories (" + data.categories.length + ")");
-    data.categories.forEach(function (name, i) { TS.option(controls.category, String(i), name + " (" + perCategory[i] + ")"); });
+    data.categories.forEach(function (name, i) { TS.option(controls.category, String(i), name); });
+    countOptions();
     [controls.system, controls.a, controls.b].forEach(function (select, k) {
       TS.option(select, "", k ? "–" : "all systems (" + data.systems.length + ")");
       data.systems.forEach(function (name, i) { TS.option(select, String(i), name); });
@@ -116,6 +142,7 @@
       var found = [];
       var counts = data.outcomes.map(function () { return 0; });
       var scored = { yes: 0, no: 0 };
+      var other = 0; // items of the same filters in the other set (scored / left out)
       var all = data.systems.map(function (_, s) { return s; });
       if (item) {
         var one = data.items[itemIndex[item]];
@@ -123,14 +150,13 @@
       } else {
         var category = selected(controls.category), phenomenon = selected(controls.phenomenon);
         var system = selected(controls.system), outcome = selected(controls.outcome);
-        var entered = controls.scored.value;
+        var set = itemSet();
         var pair = contrast();
         var query = controls.q.value.trim().toLowerCase();
         if (query && lower === null) lower = data.strings.map(function (s) { return s.toLowerCase(); });
         data.items.forEach(function (entry) {
           if (phenomenon >= 0 && entry.phenomenon !== phenomenon) return;
           if (category >= 0 && entry.category !== category) return;
-          if (entered && entry.entered !== (entered === "yes")) return;
           var columns;
           if (pair) {
             var way = split(entry, pair);
@@ -148,14 +174,15 @@
           if (query && !(entry.id.toLowerCase().indexOf(query) >= 0 || contains(entry.source, query) ||
               contains(entry.description, query) ||
               columns.some(function (c) { return contains(entry.outputs[c], query); }))) return;
-          found.push([entry, columns]);
+          if (inSet(entry, set)) found.push([entry, columns]);
+          else if (set !== "all") other += 1;
         });
       }
       found.forEach(function (match) {
         scored[match[0].entered ? "yes" : "no"] += 1;
         match[1].forEach(function (c) { counts[outcomeOf(match[0].verdicts[c])] += 1; });
       });
-      return { items: found, counts: counts, scored: scored };
+      return { items: found, counts: counts, scored: scored, other: other };
     }
 
     // The output with the rule's matches marked (negative over positive where they overlap).
@@ -214,18 +241,9 @@
       });
     }
 
-    // Why an item is not in the scores: the systems with a warning or no output for it.
+    // Why an item is not in the scores, as scoring says (scoring/behind.left_out_reasons).
     function leftOut(entry) {
-      var warning = [], missing = [];
-      entry.verdicts.forEach(function (v, s) {
-        var outcome = data.outcomes[outcomeOf(v)];
-        if (outcome === "warning") warning.push(data.systems[s]);
-        if (outcome === "missing") missing.push(data.systems[s]);
-      });
-      var parts = [];
-      if (warning.length) parts.push("warning for " + warning.join(", "));
-      if (missing.length) parts.push("missing for " + missing.join(", "));
-      return parts.length ? parts.join("; ") : "filtered out of the scores";
+      return entry.why >= 0 ? data.strings[entry.why] : "left out by a filter of the scores";
     }
 
     function ruleBlock(entry, open) {
@@ -271,8 +289,8 @@
       header.appendChild(id);
       header.appendChild(TS.element("span", "where", data.categories[phenomenon[1]] + " › " + phenomenon[0]));
       if (!entry.entered) {
-        var tag = TS.element("span", "tag", "not scored");
-        tag.title = data.fair ? "Left out of the scores by the fairness rule: " + leftOut(entry) : "Left out by a filter of the scores";
+        var tag = TS.element("span", "tag", "left out of the scores");
+        tag.title = "The fairness rule leaves out an item with a warning or no output for any system";
         header.appendChild(tag);
         header.appendChild(TS.element("span", "why", leftOut(entry)));
       }
@@ -294,16 +312,45 @@
       writeStatus();
     }
 
+    // What the list shows, in words and numbers (data-* for tests and scripts): how many
+    // items of which set, the outcomes of the outputs shown, a system's passes and accuracy
+    // over the scored items (the number of the tables), and the other set one click away.
     function writeStatus() {
       var total = matches.items.length;
+      var set = item ? "all" : itemSet();
+      var counts = {};
+      data.outcomes.forEach(function (name, i) { counts[name] = matches.counts[i]; });
+      var facts = { items: total, shown: shown, all: data.items.length, scored: matches.scored.yes,
+        leftout: matches.scored.no, other: matches.other, set: set || "scored" };
+      data.outcomes.forEach(function (name) { facts[name] = counts[name]; });
+      Object.keys(facts).forEach(function (key) { status.setAttribute("data-" + key, facts[key]); });
       status.textContent = "";
-      status.appendChild(TS.element("b", "", total ? "1–" + shown : "0"));
-      var text = " of " + TS.number(total) + " items (" + TS.number(data.items.length) + " in all";
-      if (total) text += "; " + TS.number(matches.scored.yes) + " scored, " + TS.number(matches.scored.no) + " left out of the scores";
-      text += ") · outputs: " + data.outcomes.map(function (name, i) { return TS.number(matches.counts[i]) + " " + name; }).join(", ");
-      status.appendChild(document.createTextNode(text));
+      var noun = total === 1 ? " item" : " items";
+      var what = item ? "item view: every system's output"
+        : set === "no" ? "left out of the scores" : set === "all" ? "located (scored or not)"
+        : "scored (the items behind the tables' numbers)";
+      status.appendChild(TS.element("b", "", TS.number(total) + noun));
+      status.appendChild(document.createTextNode(" " + what + " · outputs: " + data.outcomes.map(function (name) {
+        return TS.number(counts[name]) + " " + name; }).join(", ")));
+      var system = selected(controls.system);
+      if (!item && set === "" && system >= 0 && selected(controls.outcome) < 0 && !contrast() && total) {
+        status.appendChild(document.createTextNode(" · "));
+        status.appendChild(TS.element("b", "rate", data.systems[system] + " passes " + TS.number(counts.pass) + " of " +
+          TS.number(total) + ": " + TS.percent(counts.pass / total) + " %"));
+      }
+      if (total > shown || shown > PAGE) status.appendChild(document.createTextNode(" · showing " + (shown ? "1–" + TS.number(shown) : "none")));
+      if (!item && set !== "all" && matches.other) {
+        var wanted = self.state();
+        wanted.scored = set === "no" ? "" : "no";
+        status.appendChild(document.createTextNode(" · "));
+        var link = TS.element("a", "other", set === "no"
+          ? TS.number(matches.other) + " scored " + (matches.other === 1 ? "item" : "items") + " of this view"
+          : TS.number(matches.other) + " more located " + (matches.other === 1 ? "item was" : "items were") + " left out of the scores (a warning or no output for some system): show " + (matches.other === 1 ? "it" : "them"));
+        link.href = TS.stateHash(target, wanted);
+        status.appendChild(link);
+      }
       if (item) {
-        status.appendChild(document.createTextNode(" · item view "));
+        status.appendChild(document.createTextNode(" · "));
         var back = TS.element("a", "", "back to the list");
         back.href = TS.stateHash(target, {});
         status.appendChild(back);
@@ -323,11 +370,11 @@
       countsPanel.hidden = !pair || Boolean(item);
       countsPanel.textContent = "";
       if (countsPanel.hidden) return;
-      var entered = controls.scored.value;
+      var set = itemSet();
       var perCat = {}, perPhen = {};
       var total = { ab: 0, ba: 0 };
       data.items.forEach(function (entry) {
-        if (entered && entry.entered !== (entered === "yes")) return;
+        if (!inSet(entry, set)) return;
         var way = split(entry, pair);
         if (!way) return;
         total[way] += 1;
@@ -347,7 +394,7 @@
           var td = TS.element("td", "num");
           var link = TS.element("a", "", String(counts[way]));
           var wanted = {}; Object.keys(state).forEach(function (k) { wanted[k] = state[k]; });
-          wanted.a = A; wanted.b = B; wanted.dir = way; wanted.scored = entered;
+          wanted.a = A; wanted.b = B; wanted.dir = way; wanted.scored = set;
           link.href = TS.stateHash(target, wanted);
           td.appendChild(link);
           tr.appendChild(td);
@@ -385,7 +432,7 @@
       state.phenomenon = p >= 0 ? data.phenomena[p][0] : "";
       state.system = name(controls.system, data.systems);
       state.outcome = name(controls.outcome, data.outcomes);
-      state.scored = controls.scored.value;
+      state.scored = itemSet();
       state.q = controls.q.value;
       state.a = name(controls.a, data.systems);
       state.b = name(controls.b, data.systems);
@@ -410,7 +457,8 @@
       controls.phenomenon.value = phenomenon >= 0 ? String(phenomenon) : "";
       controls.system.value = pick(systemIndex, "system");
       controls.outcome.value = pick(outcomeIndex, "outcome");
-      controls.scored.value = ["yes", "no"].indexOf(get("scored")) >= 0 ? get("scored") : "";
+      controls.scored.value = ["no", "all"].indexOf(get("scored")) >= 0 ? get("scored") : "";
+      countOptions();
       controls.q.value = get("q");
       controls.a.value = pick(systemIndex, "a");
       controls.b.value = pick(systemIndex, "b");
@@ -441,6 +489,7 @@
       TS.record(self.hash(), push, scrollY);
     }
     controls.category.addEventListener("change", function () { fillPhenomena(); changed(true); });
+    controls.scored.addEventListener("change", function () { countOptions(); fillPhenomena(); });
     ["phenomenon", "system", "outcome", "scored", "a", "b", "dir"].forEach(function (name) {
       controls[name].addEventListener("change", function () { changed(true); });
     });

@@ -27,8 +27,8 @@
     if (field(cell, CI_LOW) !== null) text += "\n95 % interval: " + TS.percent(cell[CI_LOW]) + "–" + TS.percent(cell[CI_HIGH]) + " %";
     text += "\n" + (cell[FIRST] ? "in the first performance cluster" : "not in the first performance cluster");
     // With a correction the adjusted p-value decides the cluster: it is the one shown.
-    if (field(cell, P_ADJUSTED) !== null) text += " (adjusted p = " + Number(cell[P_ADJUSTED]).toPrecision(2) + ", the row's best against this system)";
-    else if (field(cell, P) !== null) text += " (p = " + Number(cell[P]).toPrecision(2) + ", the row's best against this system)";
+    if (field(cell, P_ADJUSTED) !== null) text += " (adjusted " + TS.pText(cell[P_ADJUSTED]) + ", the row's best against this system)";
+    else if (field(cell, P) !== null) text += " (" + TS.pText(cell[P]) + ", the row's best against this system)";
     if (field(cell, P_MC_ERROR) !== null) text += "\n" + (field(cell, P_ADJUSTED) !== null ? "Monte Carlo standard error of the unadjusted bootstrap p-value: " : "bootstrap p-value ± ") + Number(cell[P_MC_ERROR]).toPrecision(2) + (field(cell, P_ADJUSTED) !== null ? "" : " (Monte Carlo standard error)");
     if (field(cell, RANK_BEST) !== null) text += "\nrank " + rank(cell);
     if (located !== null && located > items) text += "\n" + TS.number(located - items) + " of " + TS.number(located) + " located items left out of the scores";
@@ -79,9 +79,11 @@
     });
   }
 
-  // ---- The heatmap as a keyboard grid: one tab stop, arrow keys move, Enter opens.
-  function grid(table, open) {
-    var cells = function () { return table.querySelectorAll("td.cell"); };
+  // ---- A table of numbers as a keyboard grid (the heatmap, the paper tables): one tab
+  // stop, arrow keys move, Enter opens; a click opens too. `kind` is the cells' class.
+  function grid(table, kind, open) {
+    var selector = "td." + kind;
+    var cells = function () { return table.querySelectorAll(selector); };
     var current = cells()[0];
     if (!current) return;
     current.tabIndex = 0;
@@ -93,29 +95,29 @@
       cell.focus();
     }
     function rowOf(cell, step) {
-      var rows = Array.prototype.filter.call(table.querySelectorAll("tbody tr"), function (r) { return r.querySelector("td.cell"); });
+      var rows = Array.prototype.filter.call(table.querySelectorAll("tbody tr"), function (r) { return r.querySelector(selector); });
       var at = rows.indexOf(cell.parentElement) + step;
       return at >= 0 && at < rows.length ? rows[at] : null;
     }
     table.addEventListener("keydown", function (event) {
-      var cell = event.target.closest("td.cell");
+      var cell = event.target.closest(selector);
       if (!cell) return;
-      var row = cell.parentElement, column = Array.prototype.indexOf.call(row.querySelectorAll("td.cell"), cell);
+      var row = cell.parentElement, column = Array.prototype.indexOf.call(row.querySelectorAll(selector), cell);
       var next = null;
-      if (event.key === "ArrowRight") next = cell.nextElementSibling;
-      else if (event.key === "ArrowLeft") next = cell.previousElementSibling && cell.previousElementSibling.classList.contains("cell") ? cell.previousElementSibling : null;
+      if (event.key === "ArrowRight") next = cell.nextElementSibling && cell.nextElementSibling.matches(selector) ? cell.nextElementSibling : null;
+      else if (event.key === "ArrowLeft") next = cell.previousElementSibling && cell.previousElementSibling.matches(selector) ? cell.previousElementSibling : null;
       else if (event.key === "ArrowDown" || event.key === "ArrowUp") {
         var other = rowOf(cell, event.key === "ArrowDown" ? 1 : -1);
-        next = other && other.querySelectorAll("td.cell")[column];
-      } else if (event.key === "Home") next = row.querySelector("td.cell");
-      else if (event.key === "End") next = row.querySelectorAll("td.cell")[row.querySelectorAll("td.cell").length - 1];
+        next = other && other.querySelectorAll(selector)[column];
+      } else if (event.key === "Home") next = row.querySelector(selector);
+      else if (event.key === "End") next = row.querySelectorAll(selector)[row.querySelectorAll(selector).length - 1];
       else if (event.key === "Enter" || event.key === " ") { event.preventDefault(); open(cell); return; }
       else return;
       event.preventDefault();
       focus(next);
     });
     table.addEventListener("click", function (event) {
-      var cell = event.target.closest("td.cell");
+      var cell = event.target.closest(selector);
       if (!cell) return;
       if (cell !== current) { current.tabIndex = -1; cell.tabIndex = 0; current = cell; }
       open(cell);
@@ -155,16 +157,24 @@
       box.addEventListener("change", function () { details(table, statsOf(table), box.checked); });
     });
 
-    // Heatmap cells open their phenomenon and system (the scored items), by name.
-    section.querySelectorAll("table.heatmap").forEach(function (table) {
-      var names = Array.prototype.map.call(table.querySelectorAll("thead th.sys"), function (th) { return th.textContent; });
-      grid(table, function (cell) {
-        var row = cell.parentElement;
-        var column = Array.prototype.indexOf.call(row.querySelectorAll("td.cell"), cell);
-        drilldown.show({ category: row.getAttribute("data-category"), phenomenon: row.getAttribute("data-phenomenon"),
-          system: names[column], scored: drilldown.data.fair ? "yes" : "" });
-      });
-    });
+    // Cells of the heatmap and of the paper tables open the items behind their number: the
+    // row's category and phenomenon (none for an average row) and the column's system, by
+    // name (the view of html.behind_link; the drill-down lists the scored items first).
+    // Focus follows to the list, where the reader now is.
+    function behind(kind) {
+      return function (table) {
+        var names = Array.prototype.map.call(table.querySelectorAll("thead th.sys:not(.avg)"), function (th) { return th.textContent; });
+        grid(table, kind, function (cell) {
+          var row = cell.parentElement;
+          var column = Array.prototype.indexOf.call(row.querySelectorAll("td." + kind), cell);
+          drilldown.show({ category: row.getAttribute("data-category") || "", phenomenon: row.getAttribute("data-phenomenon") || "",
+            system: names[column] });
+          drilldown.status.focus({ preventScroll: true });
+        });
+      };
+    }
+    section.querySelectorAll("table.heatmap").forEach(behind("cell"));
+    section.querySelectorAll("table.paper").forEach(behind("acc"));
 
     // The category chart: hover follows a system.
     section.querySelectorAll("svg.dotplot .dot, ul.legend li").forEach(function (node) {
