@@ -21,8 +21,12 @@ from testsuite.reports.common import p_text
 
 from .browser import Tab
 from .test_html_report import (  # fixtures are used by name (see pyproject: F811)
+    chromium,
     load,
     records,
+    report,
+    tab,
+    wmt21,
 )
 
 pytestmark = pytest.mark.realdata
