@@ -562,11 +562,22 @@ def test_dark_scheme_and_print(chromium: Chromium, report: Path):
         dark.close()
 
 
-def test_chart_dots_and_legend_open_their_outputs(tab: Tab, report: Path, wmt21):
+def test_chart_dots_and_names_open_their_outputs(tab: Tab, report: Path, wmt21):
+    """Small multiples: a panel per category and average, a line per system in each, so no
+    two dots share a place; each dot's whisker is the cell's 95 % interval."""
     _, _, scores = wmt21
     page = load(tab, report)
     dots = page.locator("#category-chart-de-en circle.dot")
     assert dots.count() == 16 * 18
+    places = dots.evaluate_all("ds => ds.map(d => [d.getAttribute('cx'), d.getAttribute('cy')])")
+    assert len(set(map(tuple, places))) == len(places)  # ties never on top of each other
+    boxes = dots.evaluate_all("ds => ds.map(d => { const b = d.getBoundingClientRect();"
+                              " return [b.x, b.y, b.width, b.height]; })")
+    by_line: dict[float, list[float]] = {}
+    for x, y, _, _ in boxes:
+        by_line.setdefault(round(y, 1), []).append(x)
+    rows = sorted(by_line)
+    assert min(b - a for a, b in zip(rows, rows[1:], strict=False)) >= boxes[0][3]  # apart
     for index in (0, 100, 16 * 18 - 1):
         dot = dots.nth(index)
         title = dot.evaluate("d => d.querySelector('title').textContent")
@@ -574,6 +585,42 @@ def test_chart_dots_and_legend_open_their_outputs(tab: Tab, report: Path, wmt21)
         dot.dispatch_event("click")
         expected = "all categories" if "average" in label else label
         assert (selected(page, "category"), selected(page, "system")) == (expected, system)
-    page.locator("ul.legend li a").nth(4).click()
+    whiskers = page.locator("#category-chart-de-en line.whisker")
+    assert whiskers.count() == 16 * 18
+    table = records(scores)
+    first = dots.first.evaluate("d => d.querySelector('title').textContent")
+    record = table[("category", "Ambiguity", "", scores.systems[0])]
+    assert (f"95 % interval {100 * record['ci_low']:.1f}–{100 * record['ci_high']:.1f} %"
+            in first)
+    names = page.locator("#category-chart-de-en a.system-link")
+    assert names.count() == 18 * 4  # beside each line of panels
+    names.filter(has_text=scores.systems[4]).first.dispatch_event("click")
     assert selected(page, "system") == scores.systems[4]
     assert selected(page, "category") == "all categories"
+
+
+def test_figures_download_as_svg_and_png(tab: Tab, report: Path, tmp_path):
+    """The chart and the heatmap, each as a standalone light SVG and as a PNG."""
+    from xml.etree import ElementTree
+
+    page = load(tab, report)
+    saved = {}
+    for figure in ("category-chart-de-en", "heatmap-de-en"):
+        tools = page.locator(f".figure-tools[data-figure='{figure}']")
+        for kind in ("svg", "png"):
+            with page.expect_download() as download:
+                tools.locator(f"button[data-format={kind}]").click()
+            path = tmp_path / download.value.suggested_filename
+            download.value.save_as(path)
+            saved[(figure, kind)] = path
+    for figure in ("category-chart-de-en", "heatmap-de-en"):
+        svg = ElementTree.parse(saved[(figure, "svg")]).getroot()
+        assert svg.tag == "{http://www.w3.org/2000/svg}svg"
+        text = saved[(figure, "svg")].read_text(encoding="utf-8")
+        assert "<a " not in text and 'fill="#ffffff"' in text  # no links, a white ground
+        png = saved[(figure, "png")].read_bytes()
+        assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 20_000
+    names = [p.name for p in saved.values()]
+    assert "testsuite-de-en-categories.svg" in names and "testsuite-de-en-phenomena.png" in names
+    heatmap = saved[("heatmap-de-en", "svg")].read_text(encoding="utf-8")
+    assert "Quotation marks" in heatmap and "Online-W" in heatmap

@@ -36,10 +36,10 @@ from .html_common import (
 from .html_compare import comparison_html
 from .plots import (
     ACCURACY_STOPS,
+    CHART_INK,
     accuracy_colour,
     axis_start,
-    dot_rows,
-    system_colour,
+    category_panels,
     text_colour,
 )
 from .tables import PaperTable, Row, category_table, phenomenon_table
@@ -86,6 +86,7 @@ def html_report(scores: list[Scores], evaluation: Evaluation, suite: Suite,
     template = environment().get_template("report.html.j2")
     return template.render(title=title, sections=sections, heat_classes=_heat_classes(sections),
                            outcomes=OUTCOMES, stops=ACCURACY_STOPS, legend=LEGEND_TICKS,
+                           ink=CHART_INK,
                            version=__version__, css=asset("report.css"),
                            js=asset(*COMMON_JS, "drilldown.js", "report.js"))
 
@@ -113,7 +114,7 @@ def _pair_section(scores: Scores, evaluation: Evaluation, suite: Suite,
         "stats": json_script({"categories": _stats(scores, categories),
                               "phenomena": _stats(scores, phenomena)}),
         "heatmap": _heatmap(phenomena),
-        "dotplot": _dotplot(scores, target),
+        "chart": _chart(scores, target),
         "data": json_script(data),
     }
 
@@ -257,40 +258,63 @@ def _heat_classes(sections: list[dict[str, Any]]) -> list[tuple[int, str, str]]:
             for value in sorted(used)]
 
 
-def _dotplot(scores: Scores, target: str) -> dict[str, Any]:
-    """Layout of the category chart (SVG): one row per category, one dot per system."""
-    rows = dot_rows(scores)
-    left, right, top, step = 250, 1000, 28, 32
-    start = axis_start(rows)
+#: Layout of the category chart (SVG user units, 1 = 1 CSS px at full width).
+PANEL = {"columns": 4, "width": 226, "gap": 22, "names": 118, "step": 11, "title": 24,
+         "axis": 26, "space": 14}
 
-    def x(accuracy: float) -> float:
-        return round(left + (100 * accuracy - start) / (100 - start) * (right - left), 1)
 
+def _chart(scores: Scores, target: str) -> dict[str, Any]:
+    """Layout of the category chart as small multiples (SVG), from the category table.
+
+    A panel per category and average (`plots.category_panels`), a line per system in every
+    panel (best first, the same order everywhere, names at the left of each line of
+    panels), its accuracy as a dot and its 95 % interval as a whisker; filled: first
+    cluster. A dot links to the items behind its number (`behind_link`).
+    """
+    panels = category_panels(scores)
     systems = scores.systems
-    spread = 16 / max(len(systems), 1)  # systems side by side within a row, best on top
+    start = axis_start(panels)
+    columns, width, gap = PANEL["columns"], PANEL["width"], PANEL["gap"]
+    step, names = PANEL["step"], PANEL["names"]
+    height = PANEL["title"] + step * len(systems) + PANEL["axis"]
+    ticks = [t for t in range(0, 101, 20) if t >= start]
     laid: list[dict[str, Any]] = []
-    for index, row in enumerate(rows):
-        y = top + step * index + (step // 2 if row.kind == "average" else 0)
-        category = row.label if row.kind == "category" else None
-        dots = [{"system": s, "x": x(a), "colour": system_colour(i),
-                 "y": round(y + (i - (len(systems) - 1) / 2) * spread, 1),
-                 "filled": row.first_cluster[i],
-                 "link": state_link(target, category=category, system=s),
-                 "label": f"{s} · {row.label}: {percent(a)} %"
-                 + (" (first cluster)" if row.first_cluster[i] else "")}
-                for i, (s, a) in enumerate(zip(systems, row.accuracies, strict=True))
-                if a is not None]
-        # The label column is 250 px wide: longer names are cut (the full one is the tooltip).
-        laid.append({"label": row.label, "short": shorten(row.label, 32), "count": row.items,
-                     "kind": row.kind, "y": y, "dots": dots})
-    bottom = laid[-1]["y"] + step // 2 + 4 if laid else top
-    ticks = [{"x": x(t / 100), "label": str(t)} for t in range(int(start), 101, 10)]
-    separator = next((r["y"] - step * 0.75 for r in laid if r["kind"] == "average"), None)
-    return {"width": right + 20, "height": bottom + 34, "left": left, "right": right,
-            "top": top - step // 2, "bottom": bottom, "rows": laid, "ticks": ticks,
-            "separator": separator,
-            "systems": [{"name": s, "colour": system_colour(i),
-                         "link": state_link(target, system=s)}
+    for index, row in enumerate(panels):
+        x0 = names + (index % columns) * (width + gap)
+        y0 = 6 + (index // columns) * (height + PANEL["space"])
+
+        def x(value: float, x0: float = x0) -> float:
+            return round(x0 + (100 * value - start) / (100 - start) * width, 1)
+
+        top = y0 + PANEL["title"]
+        link_row = None if row.kind == "average" else row
+        dots = []
+        for i, (system, cell) in enumerate(zip(systems, row.cells, strict=True)):
+            if cell.accuracy is None:
+                continue
+            interval = (f", 95 % interval {percent(cell.ci_low)}–{percent(cell.ci_high)} %"
+                        if cell.ci_low is not None and cell.ci_high is not None else "")
+            dots.append({
+                "s": i, "x": x(cell.accuracy), "y": round(top + step * (i + 0.5), 1),
+                "low": None if cell.ci_low is None else x(cell.ci_low),
+                "high": None if cell.ci_high is None else x(cell.ci_high),
+                "filled": cell.bold, "link": behind_link(target, link_row, system),
+                "label": f"{system} · {row.label}: {percent(cell.accuracy)} %{interval}"
+                + ("; first performance cluster" if cell.bold else "")})
+        laid.append({"label": row.label, "short": shorten(row.label, 30), "count": row.items,
+                     "kind": row.kind, "dropped": row.dropped, "x0": x0, "y0": y0,
+                     "top": top, "bottom": top + step * len(systems), "dots": dots,
+                     "link": behind_link(target, link_row),
+                     "ticks": [{"x": x(t / 100), "label": str(t)} for t in ticks]})
+    lines = (len(panels) + columns - 1) // columns
+    first = [p for p in laid if p["x0"] == names]
+    return {"width": names + columns * width + (columns - 1) * gap + 12,
+            "height": lines * (height + PANEL["space"]), "panels": laid, "names": names,
+            "step": step, "panel_width": width,
+            "bands": [{"y": round(p["top"] + step * i, 1)} for p in first
+                      for i in range(0, len(systems), 2)],
+            "systems": [{"name": s, "s": i, "link": behind_link(target, None, s),
+                         "ys": [round(p["top"] + step * (i + 0.5), 1) for p in first]}
                         for i, s in enumerate(systems)]}
 
 

@@ -3,12 +3,17 @@
 Two charts per language pair, the same ones the HTML report draws:
 
 * a **heatmap** of phenomenon accuracy × system (phenomena grouped by category, systems best
-  first, every cell labelled with its accuracy in %);
-* a **category chart**: a dot plot with one row per category (and the averages) and one dot
-  per system; a filled dot is in the row's first performance cluster, a hollow one is not.
+  first, every cell labelled with its accuracy in %; a phenomenon none of whose items
+  entered the scores is a grey row);
+* a **category chart** as small multiples: one panel per category (and the averages), one
+  line per system in every panel (best first, the same order everywhere), its accuracy as a
+  dot with its 95 % interval as a whisker; a filled dot is in the panel's first performance
+  cluster, a hollow one is not. Every system has a line of its own, so tied systems never
+  hide each other, and no colour has to tell eighteen systems apart.
 
-The colour scale and the system colours are defined here once, so that the HTML report
-(`html.py`) and the files draw accuracy in the same colours. matplotlib is imported only
+Both draw the numbers of the paper tables (`tables.PaperTable`): they compute nothing. The
+colour scale and the series colours are defined here once, so that the HTML pages and the
+files draw in the same colours. matplotlib is imported only
 where a figure is drawn, with the Agg backend (no display needed).
 """
 
@@ -22,26 +27,28 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from .common import AVERAGE_LABELS, finite, shorten
+from .common import finite, shorten
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
     from ..scoring import Scores
+    from .tables import Row
 
 #: ColorBrewer RdYlBu (11 classes, the darkest blue left out so that the many 100 % cells
 #: stay light enough to read), red at 0 % to blue at 100 %: colour-blind safe.
 ACCURACY_STOPS = ("#a50026", "#d73027", "#f46d43", "#fdae61", "#fee090", "#ffffbf",
                   "#e0f3f8", "#abd9e9", "#74add1", "#4575b4")
-#: Colours of systems in the category chart (matplotlib's tab20, dark shades first).
-SYSTEM_COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
-                  "#7f7f7f", "#bcbd22", "#17becf", "#aec7e8", "#ffbb78", "#98df8a", "#ff9896",
-                  "#c5b0d5", "#c49c94", "#f7b6d2", "#c7c7c7", "#dbdb8d", "#9edae5")
-#: Marker shapes of systems in the PNG/SVG category chart (colours alone repeat after 20).
-SYSTEM_MARKERS = ("o", "s", "^", "D", "v", "P", "X", "<", ">", "h")
+#: Colours of series that must be told apart (the systems of the year-over-year chart): Paul
+#: Tol's "muted" scheme, made for many categorical series and colour-blind safe, in the
+#: order that keeps neighbours distinct; beyond nine a series also gets a dash pattern.
+SYSTEM_COLOURS = ("#332288", "#CC6677", "#117733", "#DDAA33", "#88CCEE", "#882255",
+                  "#44AA99", "#999933", "#AA4499")
+#: Dash patterns (SVG stroke-dasharray) of the 1st, 2nd, … round of colours.
+SYSTEM_DASHES = ("", "6 3", "2 2", "8 3 2 3")
+#: The category chart's ink: filled dots (first cluster), whiskers and hollow dots.
+CHART_INK = "#1f4e79"
 MISSING_COLOUR = "#eeeeee"
-#: Average rows of the category chart (labels as in the paper tables).
-AVERAGE_LEVELS = ("micro", "category-macro")
 #: matplotlib settings for every chart. Names are data, never markup: ``text.parse_math``
 #: off keeps a category or system name with ``$…$`` from being read as mathtext (which
 #: draws it as a formula, or raises on ``$x^$``). It is read when a text is created, so the
@@ -79,62 +86,52 @@ def text_colour(background: str) -> str:
 
 
 def system_colour(index: int) -> str:
-    """The colour of the system at a position of `Scores.systems`."""
+    """The colour of the series at a position (systems best first)."""
     return SYSTEM_COLOURS[index % len(SYSTEM_COLOURS)]
+
+
+def system_dash(index: int) -> str:
+    """The dash pattern of the series at a position ("" solid: the first nine)."""
+    return SYSTEM_DASHES[(index // len(SYSTEM_COLOURS)) % len(SYSTEM_DASHES)]
 
 
 @dataclass(frozen=True)
 class HeatmapRow:
-    """One phenomenon of the heatmap: its category, name and accuracy per system."""
+    """One phenomenon of the heatmap: its category, name, items and accuracy per system
+    (all None when no item entered the scores; `dropped` then says why)."""
 
     category: str
     phenomenon: str
     items: int
     accuracies: tuple[float | None, ...]
-
-
-@dataclass(frozen=True)
-class DotRow:
-    """One row of the category chart: accuracy and first-cluster flag per system."""
-
-    label: str
-    kind: str  # "category" or "average"
-    items: int
-    accuracies: tuple[float | None, ...]
-    first_cluster: tuple[bool, ...]
+    dropped: str = ""
 
 
 def heatmap_rows(scores: Scores) -> list[HeatmapRow]:
-    """Phenomenon rows in report order (grouped by category), systems best first."""
-    return [HeatmapRow(category, phenomenon, items, accuracies)
-            for category, phenomenon, items, accuracies, _ in _level_rows(scores, "phenomenon")]
+    """Every phenomenon row of the phenomenon table, in its order; systems best first."""
+    from .tables import phenomenon_table
+
+    return [HeatmapRow(row.category, row.phenomenon, row.items,
+                       tuple(cell.accuracy for cell in row.cells), row.dropped)
+            for row in phenomenon_table(scores).rows if row.kind == "phenomenon"]
 
 
-def dot_rows(scores: Scores) -> list[DotRow]:
-    """Category rows, then the micro- and category macro-average."""
-    rows = [DotRow(category, "category", items, accuracies, flags)
-            for category, _, items, accuracies, flags in _level_rows(scores, "category")]
-    for level in AVERAGE_LEVELS:
-        rows += [DotRow(AVERAGE_LABELS[level], "average", items, accuracies, flags)
-                 for _, _, items, accuracies, flags in _level_rows(scores, level)]
-    return rows
+def category_panels(scores: Scores) -> list[Row]:
+    """The panels of the category chart: the category table's rows (categories, then the
+    micro- and category macro-average), each with every system's cell."""
+    from .tables import category_table
+
+    return list(category_table(scores).rows)
 
 
-def _level_rows(scores: Scores, level: str
-                ) -> list[tuple[str, str, int, tuple[float | None, ...], tuple[bool, ...]]]:
-    return [(row.category, row.phenomenon, row.items,
-             tuple(finite(a) for a in row.accuracy.tolist()),
-             tuple(bool(f) for f in row.first_cluster.tolist()))
-            for row in scores.level(level)]
-
-
-def axis_start(rows: list[DotRow]) -> float:
-    """Left end of the accuracy axis: 0, or the tens below the lowest dot minus 5 points.
+def axis_start(panels: list[Row]) -> float:
+    """Left end of the accuracy axis: the tens below every dot and interval, at most 0.
 
     A dot plot (unlike a bar chart) may start above 0; most accuracies lie above 70 %.
     """
-    values = [100 * a for row in rows for a in row.accuracies if a is not None]
-    return max(0.0, 10 * ((min(values, default=0.0) - 5) // 10))
+    values = [100 * value for row in panels for cell in row.cells
+              for value in (cell.accuracy, cell.ci_low) if value is not None]
+    return max(0.0, 10 * (min(values, default=0.0) // 10))
 
 
 def _settings() -> contextlib.AbstractContextManager[None]:
@@ -182,7 +179,8 @@ def heatmap_figure(scores: Scores) -> Figure:
                     fontsize=7)
     axes.xaxis.tick_top()
     axes.set_yticks(range(len(rows)),
-                    [f"{shorten(r.phenomenon, 44)} ({r.items})" for r in rows], fontsize=7)
+                    [f"{shorten(r.phenomenon, 44)} ({r.items})"
+                     + (" – none scored" if r.dropped else "") for r in rows], fontsize=7)
     axes.tick_params(length=0)
     # Category bands: a line between categories, the category named on the right.
     starts = [i for i, r in enumerate(rows) if i == 0 or r.category != rows[i - 1].category]
@@ -202,48 +200,62 @@ def heatmap_figure(scores: Scores) -> Figure:
     return figure
 
 
+#: Panels per line of the category chart.
+PANEL_COLUMNS = 4
+
+
 @_with_settings
 def category_figure(scores: Scores) -> Figure:
-    """Dot plot of the accuracy per category: one dot per system, filled if first cluster."""
-    from matplotlib.figure import Figure
-    from matplotlib.lines import Line2D
+    """The category chart as small multiples: a panel per category and average, a line per
+    system (best first) with its accuracy and 95 % interval; filled: first cluster."""
+    import math
 
-    rows = dot_rows(scores)
+    from matplotlib.figure import Figure
+
+    panels = category_panels(scores)
     systems = scores.systems
-    figure = Figure(figsize=(11, 1.6 + 0.42 * len(rows)), layout="constrained")
-    axes = figure.add_subplot()
-    spread = 0.5 / max(len(systems), 1)  # systems side by side within a row, best on top
-    for index in range(len(systems)):
-        colour = system_colour(index)
-        marker = SYSTEM_MARKERS[index % len(SYSTEM_MARKERS)]
-        for y, row in enumerate(rows):
-            accuracy = row.accuracies[index]
-            if accuracy is None:
+    columns = min(PANEL_COLUMNS, len(panels))
+    lines = math.ceil(len(panels) / columns)
+    panel = max(1.3, 0.55 + 0.13 * len(systems))  # inches: a title, a line per system, ticks
+    figure = Figure(figsize=(2.4 + 2.6 * columns, 1.0 + lines * panel), layout="constrained")
+    grid = figure.subplots(lines, columns, sharex=True, sharey=True, squeeze=False)
+    start = axis_start(panels)
+    ys = list(range(len(systems)))
+    for index, axes in enumerate(grid.flat):
+        if index >= len(panels):
+            axes.set_visible(False)
+            continue
+        row = panels[index]
+        for y in ys[::2]:  # a band every other system, to follow a line across panels
+            axes.axhspan(y - 0.5, y + 0.5, color="#f1f3f5", zorder=0, linewidth=0)
+        for y, cell in zip(ys, row.cells, strict=True):
+            if cell.accuracy is None:
                 continue
-            offset = (index - (len(systems) - 1) / 2) * spread
-            filled = row.first_cluster[index]
-            axes.plot([100 * accuracy], [y + offset], marker=marker, markersize=5,
-                      linestyle="none", markeredgecolor=colour, markeredgewidth=1,
-                      markerfacecolor=colour if filled else "white")
-    for y in range(len(rows)):
-        axes.axhline(y, color="#dddddd", linewidth=0.6, zorder=0)
-    averages = [i for i, r in enumerate(rows) if r.kind == "average"]
-    if averages:
-        axes.axhline(averages[0] - 0.5, color="black", linewidth=0.8)
-    axes.set_yticks(range(len(rows)), [f"{shorten(r.label, 36)} ({r.items})" for r in rows],
-                    fontsize=8)
-    axes.set_ylim(len(rows) - 0.5, -0.5)
-    axes.set_xlim(axis_start(rows), 101)
-    axes.set_xlabel("accuracy (%)", fontsize=8)
-    axes.tick_params(axis="x", labelsize=8)
-    axes.grid(axis="x", color="#eeeeee")
-    axes.set_axisbelow(True)
-    handles = [Line2D([], [], marker=SYSTEM_MARKERS[i % len(SYSTEM_MARKERS)], linestyle="none",
-                      color=system_colour(i), label=s) for i, s in enumerate(systems)]
-    axes.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=7,
-                frameon=False, title="systems (best first)", title_fontsize=8)
-    figure.suptitle(f"Accuracy per category ({scores.pair}); filled: first performance "
-                    "cluster", fontsize=10)
+            if cell.ci_low is not None and cell.ci_high is not None:
+                axes.plot([100 * cell.ci_low, 100 * cell.ci_high], [y, y], color=CHART_INK,
+                          linewidth=0.9, alpha=0.55, solid_capstyle="butt")
+            axes.plot([100 * cell.accuracy], [y], marker="o", markersize=4.2,
+                      linestyle="none", markeredgecolor=CHART_INK, markeredgewidth=1,
+                      markerfacecolor=CHART_INK if cell.bold else "white")
+        title = f"{shorten(row.label, 30)} ({row.items})"
+        if row.dropped:
+            title += " – none scored"
+        axes.set_title(title, fontsize=8, loc="left",
+                       fontstyle="italic" if row.kind == "average" else "normal")
+        axes.grid(axis="x", color="#dddddd", linewidth=0.6)
+        axes.set_axisbelow(True)
+        axes.tick_params(labelsize=7, length=2)
+        for side in ("top", "right"):
+            axes.spines[side].set_visible(False)
+    first = grid[0][0]
+    first.set_yticks(ys, list(systems))
+    first.set_ylim(len(systems) - 0.5, -0.5)
+    first.set_xlim(start, 100.5)
+    for axes in grid[-1]:
+        axes.set_xlabel("accuracy (%)", fontsize=7)
+    figure.suptitle(f"Accuracy per category ({scores.pair}): dot = accuracy, line = 95 % "
+                    "interval; filled: first performance cluster; systems best first",
+                    fontsize=9)
     return figure
 
 
@@ -284,6 +296,6 @@ def write_plots(scores: Scores, out: Path, format: str) -> list[Path]:
     return written
 
 
-__all__ = ["ACCURACY_STOPS", "SYSTEM_COLOURS", "accuracy_colour", "axis_start",
-           "category_figure", "dot_rows", "heatmap_figure", "heatmap_rows", "system_colour",
-           "text_colour", "write_plots"]
+__all__ = ["ACCURACY_STOPS", "CHART_INK", "SYSTEM_COLOURS", "accuracy_colour", "axis_start",
+           "category_figure", "category_panels", "heatmap_figure", "heatmap_rows",
+           "system_colour", "system_dash", "text_colour", "write_plots"]

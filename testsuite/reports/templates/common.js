@@ -75,13 +75,77 @@
 
   // Save text as a file (a blob URL made in the page: no network).
   TS.download = function (name, text, type) {
-    var blob = new Blob(["\ufeff" + text], { type: type || "text/csv;charset=utf-8" });
+    TS.saveBlob(name, new Blob(["\ufeff" + text], { type: type || "text/csv;charset=utf-8" }));
+  };
+
+  TS.saveBlob = function (name, blob) {
     var link = TS.element("a");
     link.href = URL.createObjectURL(blob);
     link.download = name;
     document.body.appendChild(link);
     link.click();
     setTimeout(function () { URL.revokeObjectURL(link.href); link.remove(); }, 0);
+  };
+
+  // ---- Figures as files: an SVG of the page as a standalone SVG (its colours are
+  // presentation attributes, so it is the light figure whatever the screen's scheme; links
+  // unwrapped, a white background), and as a PNG drawn from it at twice its size (an image
+  // from a data: address, which the page's Content-Security-Policy allows).
+  var SVG = "http://www.w3.org/2000/svg";
+  TS.svgNode = function (tag, attributes, text) {
+    var node = document.createElementNS(SVG, tag);
+    Object.keys(attributes || {}).forEach(function (key) { node.setAttribute(key, attributes[key]); });
+    if (text !== undefined && text !== null) node.textContent = text;
+    return node;
+  };
+
+  TS.svgText = function (svg) {
+    var clone = svg.cloneNode(true);
+    clone.removeAttribute("class");
+    clone.removeAttribute("id");
+    clone.setAttribute("xmlns", SVG);
+    Array.prototype.forEach.call(clone.querySelectorAll("a"), function (link) {
+      while (link.firstChild) link.parentNode.insertBefore(link.firstChild, link);
+      link.remove();
+    });
+    var box = (clone.getAttribute("viewBox") || "0 0 0 0").split(/\s+/);
+    clone.insertBefore(TS.svgNode("rect", { x: box[0], y: box[1], width: box[2], height: box[3], fill: "#ffffff" }), clone.firstChild);
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + new XMLSerializer().serializeToString(clone);
+  };
+
+  TS.svgToPng = function (text, done) {
+    var image = new Image();
+    image.onload = function () {
+      var canvas = document.createElement("canvas");
+      canvas.width = 2 * image.naturalWidth;
+      canvas.height = 2 * image.naturalHeight;
+      var context = canvas.getContext("2d");
+      context.scale(2, 2);
+      context.drawImage(image, 0, 0);
+      canvas.toBlob(done, "image/png");
+    };
+    image.src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(text);
+  };
+
+  // Buttons under a figure (p.figure-tools: data-figure its id, data-name the file's name):
+  // SVG and PNG. `converters[tag]` turns a figure that is not an SVG (the heatmap's table)
+  // into one.
+  TS.figureTools = function (root, converters) {
+    root.querySelectorAll(".figure-tools").forEach(function (tools) {
+      tools.addEventListener("click", function (event) {
+        var button = event.target.closest("button[data-format]");
+        if (!button) return;
+        var figure = document.getElementById(tools.getAttribute("data-figure"));
+        var svg = figure.tagName.toLowerCase() === "svg" ? figure : converters[figure.tagName.toLowerCase()](figure);
+        var text = TS.svgText(svg);
+        var name = tools.getAttribute("data-name");
+        if (button.getAttribute("data-format") === "svg") {
+          TS.saveBlob(name + ".svg", new Blob([text], { type: "image/svg+xml" }));
+        } else {
+          TS.svgToPng(text, function (blob) { TS.saveBlob(name + ".png", blob); });
+        }
+      });
+    });
   };
 
   // ---- The filter state in the address: #<target>?name=value&… (names, not indices).

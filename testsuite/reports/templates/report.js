@@ -124,17 +124,55 @@
     });
   }
 
-  // Follow one system in the category chart (-1: none).
+  // Follow one system in the category chart (-1: none): its dots, whiskers and names.
   function highlight(section, system) {
     section.querySelectorAll("svg.dotplot").forEach(function (svg) {
       svg.classList.toggle("focus", system >= 0);
-      svg.querySelectorAll(".dot").forEach(function (dot) {
-        dot.classList.toggle("on", Number(dot.getAttribute("data-s")) === system);
+      svg.querySelectorAll("[data-s]").forEach(function (node) {
+        node.classList.toggle("on", Number(node.getAttribute("data-s")) === system);
       });
     });
-    section.querySelectorAll("ul.legend li").forEach(function (li) {
-      li.classList.toggle("on", Number(li.getAttribute("data-s")) === system);
+  }
+
+  // The heatmap as a standalone SVG figure (for its download), drawn from the table as it
+  // is shown: names, counts, each cell's value and colours, the category headings.
+  function heatmapSvg(table) {
+    var systems = Array.prototype.map.call(table.querySelectorAll("thead th.sys"), function (th) { return th.textContent; });
+    var label = 260, count = 34, cell = 28, line = 16, head = 8 + 7 * Math.max.apply(null, systems.map(function (n) { return n.length; }));
+    var width = label + count + cell * systems.length + 10;
+    var svg = TS.svgNode("svg", { "font-family": "system-ui, sans-serif", "font-size": "10" });
+    var y = head;
+    systems.forEach(function (name, i) {
+      var x = label + count + cell * (i + 0.5) + 3;
+      svg.appendChild(TS.svgNode("text", { x: x, y: head - 6, transform: "rotate(-90 " + x + " " + (head - 6) + ")", fill: "#1f2328" }, name));
     });
+    Array.prototype.forEach.call(table.tBodies, function (body) {
+      Array.prototype.forEach.call(body.rows, function (row) {
+        if (row.classList.contains("group")) {
+          y += 6;
+          svg.appendChild(TS.svgNode("text", { x: 4, y: y + 12, "font-weight": "600", fill: "#1f2328" }, row.textContent.trim()));
+          y += line;
+          return;
+        }
+        var th = row.querySelector("th");
+        svg.appendChild(TS.svgNode("text", { x: label - 6, y: y + 12, "text-anchor": "end", fill: "#1f2328",
+          "font-style": row.classList.contains("dropped") ? "italic" : "normal" }, th.textContent));
+        svg.appendChild(TS.svgNode("text", { x: label + count - 6, y: y + 12, "text-anchor": "end", fill: "#59636e" }, row.querySelector("td.num").textContent));
+        row.querySelectorAll("td.cell").forEach(function (td, i) {
+          var style = getComputedStyle(td);
+          var x = label + count + cell * i;
+          var na = td.classList.contains("na");
+          svg.appendChild(TS.svgNode("rect", { x: x, y: y, width: cell - 1, height: line - 1, fill: na ? "#eeeeee" : style.backgroundColor }));
+          svg.appendChild(TS.svgNode("text", { x: x + cell / 2, y: y + 11.5, "text-anchor": "middle", fill: na ? "#8c959f" : style.color }, td.textContent));
+        });
+        y += line;
+      });
+    });
+    var height = y + 8;
+    svg.setAttribute("viewBox", "0 0 " + width + " " + height);
+    svg.setAttribute("width", width);
+    svg.setAttribute("height", height);
+    return svg;
   }
 
   function connect(section) {
@@ -176,8 +214,10 @@
     section.querySelectorAll("table.heatmap").forEach(behind("cell"));
     section.querySelectorAll("table.paper").forEach(behind("acc"));
 
+    TS.figureTools(section, { table: heatmapSvg });
+
     // The category chart: hover follows a system.
-    section.querySelectorAll("svg.dotplot .dot, ul.legend li").forEach(function (node) {
+    section.querySelectorAll("svg.dotplot [data-s]").forEach(function (node) {
       var system = Number(node.getAttribute("data-s"));
       node.addEventListener("mouseenter", function () { highlight(section, system); });
       node.addEventListener("mouseleave", function () {
