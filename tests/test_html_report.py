@@ -17,9 +17,11 @@ from typing import Any
 import pytest
 import regex
 
+from testsuite.reports.common import p_text
 from testsuite.reports.escape import csv_cell
 from testsuite.reports.html import html_report
 from testsuite.scoring import Scores, score
+from testsuite.scoring.contrast import contrast
 
 from .browser import Chromium, Tab, chromium_fixture
 
@@ -132,10 +134,16 @@ def test_opens_to_its_first_rows_fast_and_offline(tab: Tab, report: Path, wmt21,
     # What evaluate knows is on the page.
     facts = page.locator("#pair-de-en ul.facts").inner_text()
     assert "2,748 of 2,767 items located" in facts
-    assert f"{scores.coverage.entered} of {scores.coverage.items} items entered" in facts
+    assert f"{scores.coverage.entered:,} of {scores.coverage.items:,} items entered" in facts
     # The scores' notes, and the row that dropped out of the scores, in its table with why.
     notes = page.locator("#pair-de-en ul.notes").all_inner_texts()[0].split("\n")
-    assert notes == [str(note) for note in scores.notes]
+    assert notes == [str(note) for note in scores.notes if not note.levels]
+    # The notes on some rows once under their table, not all notes under every table.
+    under = page.locator("#pair-de-en p.table-note").all_inner_texts()
+    assert sorted(under) == sorted(f"{n}." for n in scores.notes for levels in (
+        ("category", "micro", "category-macro"),
+        ("category", "phenomenon", "micro", "phenomenon-macro")) if n.levels and n.concerns(levels))
+    assert any("1 phenomenon row has no score: Quotation marks" in n for n in under)
     assert any(n.startswith("left out: UF:") for n in notes)
     assert any("VolcTrans-AT = VolcTrans-GLAT" in n or "VolcTrans-GLAT = VolcTrans-AT" in n
                for n in notes)
@@ -312,12 +320,23 @@ def test_contrast_of_two_systems(tab: Tab, report: Path, wmt21):
     results = evaluation.results.drop_duplicates("item").set_index("item")
     counts = drill.locator(".contrast-counts tbody tr").evaluate_all(
         "rows => rows.map(r => [r.className, r.querySelector('th').textContent, "
-        "...Array.from(r.querySelectorAll('td')).map(td => Number(td.textContent))])")
-    assert counts[0][1:] == ["all categories", len(ab), len(ba)]
-    for kind, name, n_ab, n_ba in counts[1:]:
+        "...Array.from(r.querySelectorAll('td')).map(td => td.textContent)])")
+    assert counts[0][1:3] == ["all categories", str(len(ab))] and counts[0][3] == str(len(ba))
+    # The difference in accuracy and the McNemar p of every row: scoring's contrast.
+    expected = {(r.category if r.level == "category" else r.phenomenon if r.level ==
+                 "phenomenon" else "all categories"): r for r in contrast(scores, a, b)}
+    for kind, name, n_ab, n_ba, difference, p in counts:
+        row = expected[name]
+        assert (int(n_ab), int(n_ba)) == (row.a_only, row.b_only), name
+        assert difference.replace("−", "-").replace("±", "") == f"{100 * row.difference:+.1f}" \
+            .replace("+0.0", "0.0").replace("-0.0", "0.0"), name
+        assert p == p_text(row.p_value).removeprefix("p = "), name
+        if kind == "total":
+            continue
         column = "category" if kind == "category" else "phenomenon"
-        assert n_ab == sum(1 for i in ab if results.at[i, column] == name), name
-        assert n_ba == sum(1 for i in ba if results.at[i, column] == name), name
+        assert int(n_ab) == sum(1 for i in ab if results.at[i, column] == name), name
+        assert int(n_ba) == sum(1 for i in ba if results.at[i, column] == name), name
+    assert "Over the 1,879 scored items" in drill.locator(".contrast-what").inner_text()
     row = drill.locator(".contrast-counts tr.phenomenon").first
     name = row.locator("th").inner_text()
     row.locator("td").nth(1).locator("a").click()

@@ -126,16 +126,15 @@ def score(
     """Accuracy per category and phenomenon with significance clusters (paper tables)."""
     from ..reports.render import render
     from ..reports.tables import paper_tables
-    from ..reports.terminal import print_paper_table
+    from ..reports.terminal import print_paper_tables
 
     suite, evaluation = _evaluate(inputs, quiet)
     results = _scores(suite, evaluation, scoring)
     if format == "terminal" and out is None:
         console = _console()
         for scores in results:
-            for paper in paper_tables(scores, table):
-                print_paper_table(paper, console, bounds=bounds,
-                                  layout=layout)  # type: ignore[arg-type]
+            print_paper_tables(paper_tables(scores, table), console, bounds=bounds,
+                               layout=layout)  # type: ignore[arg-type]
         return
     text = render(results, "markdown" if format == "terminal" else format, table)
     _emit(text, out, f"the {format} report")

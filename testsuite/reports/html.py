@@ -22,7 +22,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .. import __version__
-from .common import AVERAGE_LABELS, finite, percent, shorten
+from ..scoring.behind import items_behind
+from ..scoring.contrast import pvalue_matrices, row_keys
+from .common import AVERAGE_LABELS, P_FLOOR, finite, percent, shorten
 from .drilldown import ALPHABET, OUTCOMES, code, drilldown_data
 from .html_common import (
     COMMON_JS,
@@ -104,7 +106,10 @@ def _pair_section(scores: Scores, evaluation: Evaluation, suite: Suite,
         "systems": scores.systems,
         "item_count": len(data["items"]),
         "facts": _facts(scores, evaluation),
-        "notes": [str(note) for note in scores.notes],
+        # Notes on the whole report once, at the top; those on some rows under their table.
+        "notes": [str(note) for note in scores.notes if not note.levels],
+        "table_notes": {key: [str(n) for n in scores.notes if n.levels and n.concerns(t.levels)]
+                        for key, t in (("categories", categories), ("phenomena", phenomena))},
         "summary": _summary(scores, evaluation),
         "category_table": categories,
         "categories": _linked_rows(categories, target),
@@ -112,7 +117,8 @@ def _pair_section(scores: Scores, evaluation: Evaluation, suite: Suite,
         "phenomena": _linked_rows(phenomena, target),
         "details": _has_details(categories, phenomena),
         "stats": json_script({"categories": _stats(scores, categories),
-                              "phenomena": _stats(scores, phenomena)}),
+                              "phenomena": _stats(scores, phenomena),
+                              "contrast": _contrast(scores, categories, phenomena)}),
         "heatmap": _heatmap(phenomena),
         "chart": _chart(scores, target),
         "data": json_script(data),
@@ -226,6 +232,33 @@ def _stats(scores: Scores, table: PaperTable) -> list[list[Any]]:
             cells.append(entry)
         stats.append([row.items, located, cells])
     return stats
+
+
+def _contrast(scores: Scores, categories: PaperTable, phenomena: PaperTable
+              ) -> dict[str, Any]:
+    """What the contrast of two systems shows beside its counts, from scoring: per row of
+    `scoring.contrast.row_keys` its name, items, where its accuracies are in the tables'
+    statistics (``[table, row]``: the difference A − B is theirs), and the two-sided exact
+    McNemar p-values of every pair of systems on its items, as the upper triangle of the
+    matrix (systems best first, row by row). The p-values are rounded to the two
+    significant digits shown (`common.p_text`; below its floor, 0): no second rounding.
+    """
+    where: dict[tuple[str, str, str], list[Any]] = {}
+    for key, table in (("categories", categories), ("phenomena", phenomena)):
+        for index, row in enumerate(table.rows):
+            level = "all" if row.label == AVERAGE_LABELS["micro"] else row.kind
+            found = (level, row.category if level != "all" else "",
+                     row.phenomenon if level == "phenomenon" else "")
+            where.setdefault(found, [key, index])
+    n = len(scores.systems)
+    rows, pvalues = [], []
+    for key, matrix in zip(row_keys(scores), pvalue_matrices(scores), strict=True):
+        behind = len(items_behind(scores, "micro" if key[0] == "all" else key[0], key[1],
+                                  key[2]).scored)
+        rows.append([*key, behind, where.get(key)])
+        pvalues.append([0 if p < P_FLOOR else float(f"{p:.2g}")
+                        for i in range(n) for p in matrix[i, i + 1:].tolist()])
+    return {"rows": rows, "p": pvalues}
 
 
 def _heatmap(phenomena: PaperTable) -> list[dict[str, Any]]:

@@ -35,8 +35,18 @@ def environment() -> jinja2.Environment:
                              lstrip_blocks=True)
     env.filters["pct"] = percent
     env.filters["p"] = p_text
+    env.filters["options"] = options
     env.filters["thousands"] = lambda n: f"{n:,}"
     return env
+
+
+def options(text: str) -> Markup:
+    """Text with the command-line options in it (``--macro-test``) kept on one line: a
+    browser would break them at their hyphens. Escaped: the text may come from data."""
+    from markupsafe import Markup, escape
+
+    return Markup(re.sub(r"(?<![\w-])(--[a-z][a-z-]*)", r'<span class="nowrap">\1</span>',
+                         str(escape(text))))
 
 
 def asset(*names: str) -> Markup:

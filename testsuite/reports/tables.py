@@ -76,6 +76,10 @@ class PaperTable:
     Attributes:
         notes: Sentences every rendering shows under the table (coverage first).
         clusters: Whether the cells carry full clusters and rank ranges.
+        levels: The row levels the table shows (`scoring.Note.concerns` says which notes
+            are about its rows).
+        general: The notes (of `notes`) on the whole report rather than on some rows:
+            a rendering of several tables may show them once.
     """
 
     title: str
@@ -86,6 +90,8 @@ class PaperTable:
     notes: tuple[str, ...]
     fair: bool
     clusters: bool = False
+    levels: tuple[str, ...] = ()
+    general: tuple[str, ...] = ()
 
     @property
     def note(self) -> str:
@@ -126,8 +132,9 @@ def _averages(scores: Scores, levels: tuple[str, ...]) -> list[Row]:
 def _frame(scores: Scores, title: str, rows: list[Row], levels: tuple[str, ...]
            ) -> PaperTable:
     notes = (str(scores.coverage), *(str(n) for n in scores.notes if n.concerns(levels)))
+    general = (str(scores.coverage), *(str(n) for n in scores.notes if not n.levels))
     return PaperTable(title, scores.pair, tuple(scores.systems), tuple(rows), scores.signature,
-                      notes, scores.options.fair, scores.options.clusters)
+                      notes, scores.options.fair, scores.options.clusters, levels, general)
 
 
 def _categories(scores: Scores) -> list[str]:

@@ -206,8 +206,8 @@ class Coverage:
     missing: dict[str, int] = field(default_factory=dict)
 
     def __str__(self) -> str:
-        text = f"{self.entered} of {self.items} items entered the scores"
-        reasons = [f"{n} {why}" for n, why in (
+        text = f"{self.entered:,} of {self.items:,} items entered the scores"
+        reasons = [f"{n:,} {why}" for n, why in (
             (self.not_located, "not located"),
             (self.with_warning, "with a warning for some system"),
             (self.with_missing, "with a missing output (and no warning)")) if n]
@@ -745,7 +745,8 @@ class _RowBuilder:
             part = [d for d in dropped if d.level == level]
             if part:
                 names = "; ".join(str(d) for d in part)
-                self.notes.insert(0, Note(f"{len(part)} {level} row(s) have no score: {names}",
+                rows = f"1 {level} row has" if len(part) == 1 else f"{len(part)} {level} rows have"
+                self.notes.insert(0, Note(f"{rows} no score: {names}",
                                           (level, f"{level}-macro")))
 
 

@@ -35,6 +35,9 @@
   function Drilldown(section) {
     var self = this;
     var data = expand(JSON.parse(section.querySelector("script.report-data").textContent));
+    // The scores' statistics (the tables' cells, the contrast's p-values), parsed once here.
+    var stats = JSON.parse(section.querySelector("script.report-stats").textContent);
+    self.stats = stats;
     var target = section.getAttribute("data-target");
     var root = section.querySelector(".drilldown");
     var form = root.querySelector("form.filters");
@@ -364,7 +367,21 @@
       showMore();
     }
 
-    // Contrast counts per category and phenomenon (over the items the other filters keep).
+    // The contrast of A and B per category and phenomenon: the items A passes and B fails
+    // and the reverse (links to them), and, on the scored items, the difference in accuracy
+    // and the exact McNemar p-value, two-sided (both from scoring: the tables' accuracies
+    // and scoring/contrast.py). Rows where A and B never differ are left out.
+    var phenomenonAt = {};
+    data.phenomena.forEach(function (p, i) { phenomenonAt[p[1] + "\u0000" + p[0]] = i; });
+    function pairP(row, a, b) {
+      var n = data.systems.length, i = Math.min(a, b), j = Math.max(a, b);
+      return stats.contrast.p[row][i * n - i * (i + 1) / 2 + (j - i - 1)];
+    }
+    function accuracy(place, s) {
+      var entry = place && stats[place[0]][place[1]];
+      var cell = entry && entry[2][s];
+      return cell && cell.length ? cell[0] : null;
+    }
     function drawCounts() {
       var pair = contrast();
       countsPanel.hidden = !pair || Boolean(item);
@@ -372,9 +389,10 @@
       if (countsPanel.hidden) return;
       var set = itemSet();
       var perCat = {}, perPhen = {};
-      var total = { ab: 0, ba: 0 };
+      var total = { ab: 0, ba: 0, n: 0 };
       data.items.forEach(function (entry) {
         if (!inSet(entry, set)) return;
+        total.n += 1;
         var way = split(entry, pair);
         if (!way) return;
         total[way] += 1;
@@ -382,12 +400,17 @@
         (perPhen[entry.phenomenon] = perPhen[entry.phenomenon] || { ab: 0, ba: 0 })[way] += 1;
       });
       var A = data.systems[pair.a], B = data.systems[pair.b];
+      var scored = set === "";
+      countsPanel.appendChild(TS.element("p", "contrast-what", (scored
+        ? "Over the " + TS.number(total.n) + " scored items (those behind the tables' numbers): "
+        : "Over the " + TS.number(total.n) + (set === "no" ? " items left out of the scores" : " located items") + " (the difference and p are those of the scored items: choose Items: scored): ") +
+        "the items on which " + A + " and " + B + " differ, the difference in accuracy (" + A + " − " + B + ", in points) and the exact McNemar test of it (two-sided; it counts only the items on which they differ)."));
       var table = TS.element("table", "counts");
       var head = TS.element("tr");
-      ["", A + " passes, " + B + " fails", A + " fails, " + B + " passes"].forEach(function (t) { head.appendChild(TS.element("th", "", t)); });
+      ["", A + " passes, " + B + " fails", A + " fails, " + B + " passes", A + " − " + B, "McNemar p"].forEach(function (t) { head.appendChild(TS.element("th", "", t)); });
       table.appendChild(TS.element("thead")).appendChild(head);
       var body = TS.element("tbody");
-      function line(label, counts, state, kind) {
+      function line(index, label, counts, state, kind) {
         var tr = TS.element("tr", kind);
         tr.appendChild(TS.element("th", "", label));
         ["ab", "ba"].forEach(function (way) {
@@ -399,19 +422,57 @@
           td.appendChild(link);
           tr.appendChild(td);
         });
+        var place = stats.contrast.rows[index][4];
+        var a = accuracy(place, pair.a), b = accuracy(place, pair.b);
+        var difference = scored && a !== null && b !== null ? 100 * (a - b) : null;
+        var p = scored ? pairP(index, pair.a, pair.b) : null;
+        tr.appendChild(TS.element("td", "num diff", difference === null ? "–" : (difference > 0 ? "+" : difference < 0 ? "−" : "±") + TS.fixed(Math.abs(difference), 1)));
+        var cell = TS.element("td", "num p" + (p !== null && p < 0.05 ? " significant" : ""), p === null ? "–" : TS.pText(p).replace(/^p = /, ""));
+        tr.appendChild(cell);
+        tr.setAttribute("data-p", p === null ? "" : String(p));
         body.appendChild(tr);
       }
-      line("all categories", total, {}, "total");
-      data.categories.forEach(function (name, c) {
-        if (!perCat[c]) return;
-        line(name, perCat[c], { category: name }, "category");
-        data.phenomena.forEach(function (p, i) {
-          if (p[1] === c && perPhen[i]) line(p[0], perPhen[i], { category: name, phenomenon: p[0] }, "phenomenon");
-        });
+      stats.contrast.rows.forEach(function (row, index) {
+        var level = row[0], category = row[1], phenomenon = row[2];
+        if (level === "all") { line(index, "all categories", total, {}, "total"); return; }
+        var c = categoryIndex[category];
+        if (level === "category") {
+          if (perCat[c]) line(index, category, perCat[c], { category: category }, "category");
+          return;
+        }
+        var at = phenomenonAt[c + "\u0000" + phenomenon];
+        if (perPhen[at]) line(index, phenomenon, perPhen[at], { category: category, phenomenon: phenomenon }, "phenomenon");
       });
       table.appendChild(body);
       countsPanel.appendChild(table);
     }
+
+    // The filters as a line of text: printed above the list (the form is not).
+    var printed = root.querySelector(".print-filters");
+    function describeFilters() {
+      if (!printed) return;
+      var label = function (select) { return select.options[select.selectedIndex] ? select.options[select.selectedIndex].textContent : ""; };
+      var parts = [];
+      if (item) parts.push("item " + item);
+      else {
+        parts.push("items: " + label(controls.scored));
+        ["category", "phenomenon", "system", "outcome"].forEach(function (name) {
+          if (controls[name].value !== "" && !controls[name].disabled) parts.push(name + ": " + label(controls[name]).replace(/ \(\d+\)$/, ""));
+        });
+        var pair = contrast();
+        if (pair) parts.push("contrast: " + data.systems[pair.a] + " against " + data.systems[pair.b] + " (" + label(controls.dir) + ")");
+        if (controls.q.value.trim()) parts.push("search: “" + controls.q.value.trim() + "”");
+      }
+      printed.textContent = "Filters: " + parts.join(" · ");
+    }
+
+    // Where a sticky head below the filters must stop: under them while they stick.
+    function stickyOffset() {
+      var style = getComputedStyle(form);
+      var below = style.position === "sticky" ? parseFloat(style.top) + form.offsetHeight : 0;
+      root.style.setProperty("--below-filters", below + "px");
+    }
+    window.addEventListener("resize", TS.debounce(stickyOffset, 100));
 
     function update() {
       matches = filter();
@@ -420,6 +481,8 @@
       root.classList.toggle("item-view", Boolean(item));
       draw();
       drawCounts();
+      stickyOffset();
+      describeFilters();
       if (self.onupdate) self.onupdate(selected(controls.system));
     }
 
@@ -502,6 +565,19 @@
       TS.record(self.hash(), true);
     });
     more.addEventListener("click", showMore);
+
+    // Printing prints every item of the view with its rule, not only the first pages.
+    var opened = [];
+    window.addEventListener("beforeprint", function () {
+      if (shown < matches.items.length) shown = TS.showMore(matches.items, shown, matches.items.length, card, list, more);
+      writeStatus();
+      opened = Array.prototype.filter.call(list.querySelectorAll("details.rule"), function (d) { return !d.open; });
+      opened.forEach(function (d) { d.open = true; });
+    });
+    window.addEventListener("afterprint", function () {
+      opened.forEach(function (d) { d.open = false; });
+      opened = [];
+    });
 
     form.elements.namedItem("csv").addEventListener("click", function () {
       var rows = [];

@@ -183,7 +183,7 @@
     highlight(section, -1);
 
     // The statistics of each table (its data-stats names them), parsed once.
-    var stats = JSON.parse(section.querySelector("script.report-stats").textContent);
+    var stats = drilldown.stats;
     function statsOf(table) { return stats[table.getAttribute("data-stats")]; }
 
     section.querySelectorAll("table.sortable").forEach(TS.sortable);
