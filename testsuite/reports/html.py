@@ -244,12 +244,12 @@ def _contrast(scores: Scores, categories: PaperTable, phenomena: PaperTable
     significant digits shown (`common.p_text`; below its floor, 0): no second rounding.
     """
     where: dict[tuple[str, str, str], list[Any]] = {}
-    for key, table in (("categories", categories), ("phenomena", phenomena)):
+    for name, table in (("categories", categories), ("phenomena", phenomena)):
         for index, row in enumerate(table.rows):
             level = "all" if row.label == AVERAGE_LABELS["micro"] else row.kind
             found = (level, row.category if level != "all" else "",
                      row.phenomenon if level == "phenomenon" else "")
-            where.setdefault(found, [key, index])
+            where.setdefault(found, [name, index])
     n = len(scores.systems)
     rows, pvalues = [], []
     for key, matrix in zip(row_keys(scores), pvalue_matrices(scores), strict=True):
