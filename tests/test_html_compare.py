@@ -168,3 +168,27 @@ def test_sources_and_systems_not_compared(tab: Tab, comparison: Comparison):
     assert row.get_attribute("data-item") == str(first["item"])
     assert row.locator("td.source").inner_text() == first["source"]
     assert page.locator("#changes-list thead th").nth(3).inner_text() == "source"
+
+
+def test_an_item_id_opens_its_item_view(tab: Tab, comparison: Comparison):
+    """A changed item's id shows every compared system's change on it, with the source."""
+    page = tab.page
+    changes = comparison.changes
+    busiest = changes["item"].value_counts().index[0]
+    expected = changes[changes["item"] == busiest]
+    page.evaluate("history.pushState = history.replaceState = function () {}")
+    page.locator("#changes-list select[name=system]").select_option(
+        str(expected["system"].iloc[0]))
+    page.locator(f"#changes-list a.id:text-is('{busiest}')").first.click()
+    rows = page.locator("#changes-list tbody tr").evaluate_all(
+        "rows => rows.map(r => [r.dataset.item, r.dataset.system, r.dataset.change])")
+    assert {r[0] for r in rows} == {busiest}
+    assert sorted((r[1], r[2]) for r in rows) == sorted(
+        zip(expected["system"], expected["change"], strict=True))
+    status = page.locator("#changes-list .status")
+    assert status.inner_text().startswith(f"item view {busiest}: {len(expected)} of ")
+    source = expected["source"].iloc[0]
+    if source:
+        assert source in page.locator("#changes-list tbody").inner_text()
+    status.locator("a").click()
+    assert int(status.get_attribute("data-items")) == len(changes)

@@ -4,7 +4,8 @@ The README's ```bash blocks are run line by line with bash, and its ```python bl
 interpreter, in a copy of the files git tracks, next to the real data (``../shared/data``)
 as in a clone, with the ``testsuite`` command on the PATH. ```sh blocks are not run: the
 set-up commands at the top (CI runs them: .ci/run), the interactive triage, and the
-development commands (which would run these tests again). Afterwards no file may have been
+development commands (which would run these tests again). ```text blocks show what a command
+prints (tests/test_terminal_tables.py checks them against the output). Afterwards no file may have been
 written outside the ignored ``work/`` folder.
 """
 
@@ -36,7 +37,7 @@ def test_the_readme_has_runnable_examples_and_the_two_set_up_commands() -> None:
     assert found[0] == ("sh", "python3 -m venv .venv && .venv/bin/pip install -e '.[test]' && "
                               ".venv/bin/testsuite demo\n.venv/bin/python -m pytest\n")
     languages = {language for language, _ in found}
-    assert languages <= {"sh", "bash", "python"}, languages
+    assert languages <= {"sh", "bash", "python", "text"}, languages
     assert sum(len(commands(text)) for language, text in found if language == "bash") >= 25
     # One set of names: the examples show the current spellings, not the old ones that
     # still work with a note (issue 23).

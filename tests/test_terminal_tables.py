@@ -93,3 +93,35 @@ def test_key_entries_are_never_split():
     lines = wrap_entries(entries, 30)
     assert all(len(line) <= 30 or line == entries[3] for line in lines)
     assert " · ".join(lines).split(" · ") == entries
+
+
+def test_the_readme_shows_what_score_prints(dfki_dir, data, tmp_path):
+    """The README's 80- and 200-column examples are the output of their commands."""
+    import shlex
+
+    from typer.testing import CliRunner
+
+    from testsuite.cli import app
+
+    from .test_readme import REPO, blocks
+
+    found = blocks()
+    shown = 0
+    for (language, text), (next_language, output) in zip(found, found[1:], strict=False):
+        if language != "bash" or next_language != "text":
+            continue
+        line = text.strip()
+        assert line.startswith("COLUMNS=") and "\n" not in line
+        width, command = line.split(" ", 1)
+        words = shlex.split(command)[1:]
+        words = [str(data / w.removeprefix("../shared/data/")) if w.startswith("../shared/data")
+                 else str(dfki_dir) if w == "work/dfki" else w for w in words]
+        result = CliRunner().invoke(app, words, env={"COLUMNS": width.split("=")[1]})
+        assert result.exit_code == 0, result.output
+        printed = result.output.rstrip("\n").splitlines()
+        readme = output.rstrip("\n").splitlines()
+        # The suite's hash names the imported folder's contents: the same, wherever it is.
+        assert printed == readme, (line, [a for a in printed if a not in readme][:5])
+        shown += 1
+    assert shown == 2
+    del REPO, tmp_path

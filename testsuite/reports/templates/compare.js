@@ -51,6 +51,7 @@
   var more = root.querySelector("button.more");
   var matches = [];
   var shown = 0;
+  var item = ""; // the item view: every compared system's change on one item
   var order = null; // [column name, direction]
 
   function distinct(name) {
@@ -93,6 +94,7 @@
     var wanted = { system: controls.system.value, change: controls.change.value, from_run: controls.from.value,
       category: controls.category.value, phenomenon: controls.phenomenon.value };
     matches = data.rows.filter(function (row) {
+      if (item) return row[column.item] === item;
       for (var key in wanted) {
         if (wanted[key] && row[column[key]] !== wanted[key]) return false;
       }
@@ -114,14 +116,17 @@
     tr.setAttribute("data-change", change);
     tr.setAttribute("data-item", entry[column.item]);
     tr.appendChild(TS.element("td", "", entry[column.system]));
-    var item = TS.element("td");
-    item.appendChild(TS.element("code", "id", entry[column.item]));
-    item.appendChild(TS.element("div", "note", entry[column.category] + " › " + entry[column.phenomenon]));
-    tr.appendChild(item);
     var cell = TS.element("td");
-    cell.appendChild(TS.element("span", "badge " + (change === "regressed" ? "fail" : "pass"), change));
-    cell.appendChild(TS.element("div", "note", entry[column.from_run] + " → " + entry[column.to_run]));
+    var link = TS.element("a", "id", entry[column.item]);
+    link.href = TS.stateHash(TARGET, { item: entry[column.item] });
+    link.title = "item view: every compared system's change on this item";
+    cell.appendChild(link);
+    cell.appendChild(TS.element("div", "note", entry[column.category] + " › " + entry[column.phenomenon]));
     tr.appendChild(cell);
+    var how = TS.element("td");
+    how.appendChild(TS.element("span", "badge " + (change === "regressed" ? "fail" : "pass"), change));
+    how.appendChild(TS.element("div", "note", entry[column.from_run] + " → " + entry[column.to_run]));
+    tr.appendChild(how);
     if (hasSource) tr.appendChild(TS.element("td", "text source", text(entry[column.source])));
     tr.appendChild(TS.element("td", "text", text(entry[column.before])));
     tr.appendChild(TS.element("td", "text", text(entry[column.after])));
@@ -130,8 +135,16 @@
 
   function showMore() {
     shown = TS.showMore(matches, shown, PAGE, row, body, more);
-    status.textContent = TS.number(matches.length) + " of " + TS.number(data.rows.length) + " changes" +
-      (matches.length ? " (showing " + TS.number(shown) + ")" : "");
+    status.textContent = (item ? "item view " + item + ": " : "") + TS.number(matches.length) +
+      " of " + TS.number(data.rows.length) + (data.rows.length === 1 ? " change" : " changes") +
+      (matches.length && shown < matches.length ? " (showing " + TS.number(shown) + ")" : "");
+    status.setAttribute("data-items", matches.length);
+    if (item) {
+      status.appendChild(document.createTextNode(" · "));
+      var back = TS.element("a", "", "back to the list");
+      back.href = TS.stateHash(TARGET, {});
+      status.appendChild(back);
+    }
   }
 
   function draw() {
@@ -149,11 +162,14 @@
 
   function state() {
     var result = {};
+    if (item) return { item: item };
     names.forEach(function (name) { result[name] = controls[name].value; });
     return result;
   }
 
   function apply(wanted) {
+    item = wanted.item && data.rows.some(function (row) { return row[column.item] === wanted.item; }) ? wanted.item : "";
+    root.classList.toggle("item-view", Boolean(item));
     names.forEach(function (name) {
       if (name === "phenomenon") return;
       var control = controls[name];
@@ -169,6 +185,8 @@
   }
 
   function changed(push) {
+    item = "";
+    root.classList.remove("item-view");
     filter();
     draw();
     TS.record(TS.stateHash(TARGET, state()), push);
