@@ -4,9 +4,9 @@ The README's ```bash blocks are run line by line with bash, and its ```python bl
 interpreter, in a copy of the files git tracks, next to the real data (``../shared/data``)
 as in a clone, with the ``testsuite`` command on the PATH. ```sh blocks are not run: the
 set-up commands at the top (CI runs them: .ci/run), the interactive triage, and the
-development commands (which would run these tests again). ```text blocks show what a command
-prints (tests/test_terminal_tables.py checks them against the output). Afterwards no file may have been
-written outside the ignored ``work/`` folder.
+development commands (which would run these tests again). ```text blocks show what a
+command prints (tests/test_terminal_tables.py checks them against the output). Afterwards no
+file may have been written outside the ignored ``work/`` folder.
 """
 
 from __future__ import annotations
