@@ -643,3 +643,43 @@ def test_figures_download_as_svg_and_png(tab: Tab, report: Path, tmp_path):
     assert "testsuite-de-en-categories.svg" in names and "testsuite-de-en-phenomena.png" in names
     heatmap = saved[("heatmap-de-en", "svg")].read_text(encoding="utf-8")
     assert "Quotation marks" in heatmap and "Online-W" in heatmap
+
+
+def test_print_fits_a4_is_light_and_prints_every_item(chromium: Chromium, report: Path):
+    """Printed from a dark screen: light colours, both paper tables within the width of an
+    A4 landscape page, the filters written out and every item of the view."""
+    # A4 landscape less the page's margins (277.8 × 190 mm) in CSS pixels (96 per inch).
+    width = int((297 - 2 * 9) / 25.4 * 96)
+    dark = chromium.tab(color_scheme="dark", width=width, height=700)
+    try:
+        page = dark.page
+        page.goto(report.as_uri() + "#de-en-items?category=MWE&scored=all")
+        page.wait_for_selector(f"{DRILL} article.item")
+        page.emulate_media(media="print", color_scheme="dark")
+        colours = page.evaluate("""() => {
+          const bg = s => getComputedStyle(document.querySelector(s)).backgroundColor;
+          return [bg('body'), bg('#phenomena-de-en tr.category th'),
+                  getComputedStyle(document.querySelector('#phenomena-de-en tr.category th')).color];
+        }""")
+        light = [sum(int(v) for v in re.findall(r"\d+", c)[:3]) for c in colours]
+        assert light[0] == 765 and light[1] > 650 and light[2] < 100  # white, pale, black ink
+        for table in ("#categories-de-en", "#phenomena-de-en", HEAT):
+            right = page.evaluate(f"document.querySelector('{table}').getBoundingClientRect()"
+                                  ".right")
+            assert right <= width, (table, right)
+        # Printing: the view's filters as text, and every item (not the first page only).
+        page.evaluate("window.dispatchEvent(new Event('beforeprint'))")
+        items = int(page.locator(f"{DRILL} .status").get_attribute("data-items"))
+        assert items > 20 and page.locator(f"{DRILL} article.item").count() == items
+        filters = page.locator(f"{DRILL} .print-filters")
+        assert filters.is_visible()
+        assert filters.inner_text() == "Filters: items: all located · category: MWE"
+        assert page.locator(f"{DRILL} details.rule[open]").count() == items
+        marks = page.evaluate(f"getComputedStyle(document.querySelector('{DRILL} mark.pos'))"
+                              ".backgroundColor")
+        assert sum(int(v) for v in re.findall(r"\d+", marks)[:3]) > 500  # a light highlight
+        pdf = page.pdf(prefer_css_page_size=True)
+        assert pdf[:5] == b"%PDF-"
+        assert dark.errors == []
+    finally:
+        dark.close()
