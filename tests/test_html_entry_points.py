@@ -163,6 +163,10 @@ def test_every_chart_dot_lists_the_items_of_its_row(tab: Tab, report: Path, wmt2
         assert view["filters"][2] == system
         try:
             check_view(view, expected, system)
+            if "macro" in label:  # a mean of row accuracies: the list names it and its value
+                value = re.match(r".+?: ([\d.]+) %", view["title"]).group(1)
+                assert f"{system}'s {label}, {value} %, is the mean of its rows'" \
+                    in view["status"], view["status"]
         except AssertionError:
             wrong.append(view)
     assert [(w["row"], w["index"], w["text"], w["status"][:300]) for w in wrong][:3] == []

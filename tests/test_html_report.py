@@ -446,6 +446,8 @@ def test_keyboard_reaches_and_opens_heatmap_cells(tab: Tab, report: Path, wmt21)
     page.keyboard.press("Enter")
     assert (selected(page, "phenomenon"), selected(page, "system")) == (keys[3][1],
                                                                         scores.systems[2])
+    # The focus follows the reader to the list (it does not stay on the heatmap).
+    assert page.evaluate("document.activeElement.matches('#drilldown-de-en .status')")
 
 
 def test_sorting_keeps_categories_together(tab: Tab, report: Path, wmt21):
@@ -554,6 +556,13 @@ def test_phone_layout(chromium: Chromium, report: Path):
         assert sum(sticky) < 844 / 8  # sticky bars cover less than an eighth of the screen
         page.locator(f"{DRILL} select[name=category]").scroll_into_view_if_needed()
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        # Category headings of the heatmap stay in view when it scrolls sideways.
+        heading = page.locator(f"{HEAT} tr.group th span").nth(2)
+        heading.scroll_into_view_if_needed()
+        page.locator(HEAT).locator("xpath=..").evaluate("b => { b.scrollLeft = 300; }")
+        page.wait_for_timeout(50)
+        box = heading.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 390
         assert phone.errors == []
     finally:
         phone.close()

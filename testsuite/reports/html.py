@@ -172,10 +172,18 @@ def behind_link(target: str, row: Row | None = None, system: str | None = None) 
     cells, chart dots and legend): the drill-down's default set is the items that entered
     the scores (`scoring.behind`), so the list reproduces the row's ``#``, and the
     system's passes among them its accuracy; the row's left-out items are one click away.
+    A macro-average is not passes over items: its view names the row (``average``), and
+    the list says that its number is a mean of row accuracies.
     """
     category = row.category if row is not None and row.kind != "average" else None
     phenomenon = row.phenomenon if row is not None and row.kind == "phenomenon" else None
-    return state_link(target, category=category, phenomenon=phenomenon, system=system)
+    average = row.label if row is not None and row.label in MACRO_LABELS else None
+    return state_link(target, category=category, phenomenon=phenomenon, system=system,
+                      average=average)
+
+
+#: Labels of the macro-average rows (a mean of row accuracies, not one proportion).
+MACRO_LABELS = (AVERAGE_LABELS["category-macro"], AVERAGE_LABELS["phenomenon-macro"])
 
 
 def _linked_rows(table: PaperTable, target: str) -> list[TableRow]:
@@ -183,7 +191,7 @@ def _linked_rows(table: PaperTable, target: str) -> list[TableRow]:
     rows = []
     for row in table.rows:
         if row.kind == "average":
-            rows.append(TableRow(row, None, None, behind_link(target)))
+            rows.append(TableRow(row, None, None, behind_link(target, row)))
             continue
         phenomenon = row.phenomenon if row.kind == "phenomenon" else None
         rows.append(TableRow(row, row.category, phenomenon, behind_link(target, row)))
@@ -320,7 +328,7 @@ def _chart(scores: Scores, target: str) -> dict[str, Any]:
             return round(x0 + (100 * value - start) / (100 - start) * width, 1)
 
         top = y0 + PANEL["title"]
-        link_row = None if row.kind == "average" else row
+        link_row = row
         dots = []
         for i, (system, cell) in enumerate(zip(systems, row.cells, strict=True)):
             if cell.accuracy is None:

@@ -54,6 +54,7 @@
     var matches = { items: [], counts: [] };
     var shown = 0;
     var item = ""; // the item view: one item, every system
+    var average = ""; // opened from a macro-average row: its label
     var index = function (names) {
       var map = {};
       names.forEach(function (name, i) { map[name] = i; });
@@ -315,6 +316,16 @@
       writeStatus();
     }
 
+    // A macro-average row of the tables: its value for a system (from the tables'
+    // statistics) and how many rows it averages.
+    function macroValue(system) {
+      var row = section.querySelector("table[data-stats] tr[data-average='" + average.replace(/'/g, "") + "']");
+      if (!row) return null;
+      var entry = stats[row.closest("table").getAttribute("data-stats")][Number(row.getAttribute("data-row"))];
+      var cell = system >= 0 ? entry[2][system] : null;
+      return { value: cell && cell.length ? cell[0] : null };
+    }
+
     // What the list shows, in words and numbers (data-* for tests and scripts): how many
     // items of which set, the outcomes of the outputs shown, a system's passes and accuracy
     // over the scored items (the number of the tables), and the other set one click away.
@@ -340,6 +351,13 @@
         status.appendChild(document.createTextNode(" · "));
         status.appendChild(TS.element("b", "rate", data.systems[system] + " passes " + TS.number(counts.pass) + " of " +
           TS.number(total) + ": " + TS.percent(counts.pass / total) + " %"));
+      }
+      var macro = average && set === "" && !item && selected(controls.category) < 0 ? macroValue(system) : null;
+      if (macro) {
+        status.appendChild(document.createTextNode(" · "));
+        status.appendChild(TS.element("b", "macro", (system >= 0 ? data.systems[system] + "'s " : "the ") + average +
+          (macro.value !== null ? ", " + TS.percent(macro.value) + " %," : "")));
+        status.appendChild(document.createTextNode(" is the mean of its rows' accuracies over these items (each row counts the same), not passes over items"));
       }
       if (total > shown || shown > PAGE) status.appendChild(document.createTextNode(" · showing " + (shown ? "1–" + TS.number(shown) : "none")));
       if (!item && set !== "all" && matches.other) {
@@ -502,6 +520,7 @@
       state.dir = state.a && state.b && controls.dir.value !== "ab" ? controls.dir.value : "";
       state.item = item;
       state.group = controls.group.checked ? "" : "no";
+      state.average = average;
       return state;
     };
 
@@ -528,6 +547,7 @@
       controls.dir.value = ["ba", "both"].indexOf(get("dir")) >= 0 ? get("dir") : "ab";
       controls.group.checked = get("group") !== "no";
       item = get("item") in itemIndex ? get("item") : "";
+      average = get("average");
       update();
     };
 
@@ -548,6 +568,7 @@
     function changed(push) {
       var scrollY = window.scrollY;
       item = "";
+      average = "";
       update();
       TS.record(self.hash(), push, scrollY);
     }

@@ -206,7 +206,7 @@
           var row = cell.parentElement;
           var column = Array.prototype.indexOf.call(row.querySelectorAll("td." + kind), cell);
           drilldown.show({ category: row.getAttribute("data-category") || "", phenomenon: row.getAttribute("data-phenomenon") || "",
-            system: names[column] });
+            system: names[column], average: row.getAttribute("data-average") || "" });
           drilldown.status.focus({ preventScroll: true });
         });
       };
