@@ -666,9 +666,9 @@ def test_print_fits_a4_is_light_and_prints_every_item(chromium: Chromium, report
         page.wait_for_selector(f"{DRILL} article.item")
         page.emulate_media(media="print", color_scheme="dark")
         colours = page.evaluate("""() => {
-          const bg = s => getComputedStyle(document.querySelector(s)).backgroundColor;
-          return [bg('body'), bg('#phenomena-de-en tr.category th'),
-                  getComputedStyle(document.querySelector('#phenomena-de-en tr.category th')).color];
+          const style = s => getComputedStyle(document.querySelector(s));
+          const head = '#phenomena-de-en tr.category th';
+          return [style('body').backgroundColor, style(head).backgroundColor, style(head).color];
         }""")
         light = [sum(int(v) for v in re.findall(r"\d+", c)[:3]) for c in colours]
         assert light[0] == 765 and light[1] > 650 and light[2] < 100  # white, pale, black ink
