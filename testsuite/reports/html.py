@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .. import __version__
-from ..scoring.behind import items_behind
+from ..scoring.behind import row_members
 from ..scoring.contrast import pvalue_matrices, row_keys
 from .common import AVERAGE_LABELS, P_FLOOR, finite, percent, shorten
 from .drilldown import ALPHABET, OUTCOMES, code, drilldown_data
@@ -261,8 +261,8 @@ def _contrast(scores: Scores, categories: PaperTable, phenomena: PaperTable
     n = len(scores.systems)
     rows, pvalues = [], []
     for key, matrix in zip(row_keys(scores), pvalue_matrices(scores), strict=True):
-        behind = len(items_behind(scores, "micro" if key[0] == "all" else key[0], key[1],
-                                  key[2]).scored)
+        behind = int((scores.entered & row_members(
+            scores, "micro" if key[0] == "all" else key[0], key[1], key[2])).sum())
         rows.append([*key, behind, where.get(key)])
         pvalues.append([0 if p < P_FLOOR else float(f"{p:.2g}")
                         for i in range(n) for p in matrix[i, i + 1:].tolist()])

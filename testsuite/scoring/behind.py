@@ -53,11 +53,11 @@ def row_members(scores: Scores, level: str, category: str = "", phenomenon: str 
     if level in WHOLE:
         return np.ones(len(matrix.items), dtype=bool)
     if level == "category":
-        return np.array([c == category for c in matrix.categories], dtype=bool)
+        return np.asarray(np.asarray(matrix.categories, dtype=object) == category, dtype=bool)
     if level == "phenomenon":
-        return np.array([c == category and p == phenomenon
-                         for c, p in zip(matrix.categories, matrix.phenomena, strict=True)],
-                        dtype=bool)
+        return np.asarray((np.asarray(matrix.categories, dtype=object) == category)
+                          & (np.asarray(matrix.phenomena, dtype=object) == phenomenon),
+                          dtype=bool)
     raise ValueError(f"no rows at level {level!r}")
 
 
@@ -73,7 +73,7 @@ def items_behind(scores: Scores, level: str, category: str = "", phenomenon: str
     scored = members & scores.entered
     order = [matrix.systems.index(s) for s in scores.systems]
     passes = matrix.passed[scored][:, order].sum(axis=0)
-    reasons = left_out_reasons(scores)
+    reasons = left_out_reasons(scores, members)
     return ItemsBehind(
         level, category, phenomenon,
         tuple(i for i, keep in zip(matrix.items, scored, strict=True) if keep),
@@ -88,19 +88,20 @@ def scored_ids(scores: Scores) -> set[str]:
                                        strict=True) if keep}
 
 
-def left_out_reasons(scores: Scores) -> dict[str, str]:
+def left_out_reasons(scores: Scores, among: np.ndarray | None = None) -> dict[str, str]:
     """Why each located item that did not enter the scores was left out, in words.
 
     Under the fairness rule: the systems with a warning for it and those with no (or an
     empty) output, e.g. ``warning for Online-A, SMU; no output from UEdin``. Items that
-    entered have no entry.
+    entered have no entry; with `among` (a mask of `Scores.matrix`'s items), only those.
     """
     matrix = scores.matrix
     if not scores.options.fair:  # every located item entered
         return {}
     warning, missing = matrix.has(WARNING), matrix.has(MISSING)
     reasons: dict[str, str] = {}
-    for index in np.flatnonzero(~scores.entered):
+    left = ~scores.entered if among is None else ~scores.entered & among
+    for index in np.flatnonzero(left):
         parts = []
         for codes, what in ((warning[index], "warning for "), (missing[index], "no output from ")):
             names = [s for s, hit in zip(matrix.systems, codes, strict=True) if hit]
