@@ -192,3 +192,21 @@ def test_an_item_id_opens_its_item_view(tab: Tab, comparison: Comparison):
         assert source in page.locator("#changes-list tbody").inner_text()
     status.locator("a").click()
     assert int(status.get_attribute("data-items")) == len(changes)
+
+
+def test_the_chart_downloads_as_svg_and_png(tab: Tab, tmp_path: Path):
+    """The row shown, and only it, as a standalone SVG and as a PNG."""
+    from xml.etree import ElementTree
+
+    page = tab.page
+    saved = {}
+    for kind in ("svg", "png"):
+        with page.expect_download() as download:
+            page.locator(f".figure-tools button[data-format={kind}]").click()
+        saved[kind] = tmp_path / download.value.suggested_filename
+        download.value.save_as(saved[kind])
+    root = ElementTree.parse(saved["svg"]).getroot()
+    rows = root.findall(".//{http://www.w3.org/2000/svg}g[@class='chart-row']")
+    assert len(rows) == 1  # the rows not chosen are not in the figure
+    assert saved["png"].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert saved["svg"].name == "testsuite-de-en-year-over-year.svg"

@@ -27,7 +27,7 @@ from .compare_render import (
     table_rows,
 )
 from .html_common import COMMON_JS, asset, environment, json_script, state_link
-from .plots import system_colour
+from .plots import system_colour, system_dash
 
 if TYPE_CHECKING:
     from ..compare import Comparison
@@ -107,7 +107,8 @@ def _slope_chart(comparison: Comparison, rows: list[CompareRow],
                              "y": y(record["accuracy"]), "mark": mark,
                              "label": f"{system}, {run}: {percent(record['accuracy'])} %"
                              + (f" ({points(record['delta'])}, significant)" if mark else "")})
-            lines.append({"system": system, "colour": system_colour(number), "points": dots})
+            lines.append({"system": system, "colour": system_colour(number),
+                          "dash": system_dash(number), "points": dots})
         _dodge(lines, bottom)
         charts.append({"key": _key(index), "label": row.label, "lines": lines,
                        "ticks": [{"y": y(t / 100), "label": str(t)}

@@ -104,6 +104,8 @@
     clone.removeAttribute("class");
     clone.removeAttribute("id");
     clone.setAttribute("xmlns", SVG);
+    // What the page hides (the rows of a chart not chosen) is not in the figure.
+    Array.prototype.forEach.call(clone.querySelectorAll(".off"), function (node) { node.remove(); });
     Array.prototype.forEach.call(clone.querySelectorAll("a"), function (link) {
       while (link.firstChild) link.parentNode.insertBefore(link.firstChild, link);
       link.remove();

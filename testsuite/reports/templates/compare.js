@@ -9,6 +9,7 @@
   var TARGET = "changes-list";
 
   document.querySelectorAll("table.sortable").forEach(TS.sortable);
+  TS.figureTools(document, {});
   document.querySelectorAll("input.show-details").forEach(function (box) {
     var table = document.getElementById(box.getAttribute("data-for"));
     box.addEventListener("change", function () { table.classList.toggle("details", box.checked); });
