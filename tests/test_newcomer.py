@@ -144,7 +144,9 @@ def test_terminal_shows_what_was_asked(workspace: Path, data: Path) -> None:
     # Not a terminal: the first cluster is marked with * too, and every mark is explained.
     assert re.search(r"\d+\.\d\*", output)
     assert "bold and *: first performance cluster" in output
-    assert "(cN, a–b): full performance cluster N and rank range a–b" in output
+    # (notes and legends are wrapped between words at the terminal's width)
+    assert "(cN, a–b): full performance cluster N and rank range a–b" in " ".join(
+        output.split())
     assert re.search(r"\d+\.\d\*? \[\d+\.\d–\d+\.\d\] \(c\d+, \d+(–\d+)?\)", output)
     assert "left out: UF" in output  # the system that did not translate is named
     code, markdown = run(*base, "--clusters", "--format", "markdown")

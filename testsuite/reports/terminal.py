@@ -128,8 +128,10 @@ def print_paper_table(table: PaperTable, console: Console, bounds: bool = False,
     # The turned table reads less naturally (its columns are coded): it must be much shorter.
     plan = min(plans, key=lambda p: p.lines * (1.5 if p.what == "rows" else 1.0))
     for number, block in enumerate(plan.blocks, start=1):
-        title = table.title + (f" — {plan.what} {block[0] + 1}–{block[-1] + 1} of "
-                               f"{len(plan.headers)}" if len(plan.blocks) > 1 else "")
+        span = (f"{block[0] + 1}" if len(block) == 1 else f"{block[0] + 1}–{block[-1] + 1}")
+        what = plan.what.removesuffix("s") if len(block) == 1 else plan.what
+        title = table.title + (f" — {what} {span} of {len(plan.headers)}"
+                               if len(plan.blocks) > 1 else "")
         _paragraph(console, title, room, "bold")
         for line in [*plan.key_lines(block), *plan.draw(block, number == len(plan.blocks))]:
             if not console.is_terminal:  # no shading to carry: no trailing spaces
