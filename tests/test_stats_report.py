@@ -83,7 +83,8 @@ def test_tooltips_show_the_adjusted_p_and_the_monte_carlo_error(corrected, chrom
             continue
         assert ("not in the first" in title) != first, (table, label, title)
         assert "(p = " not in title  # under a correction only the adjusted p is shown
-        found = re.search(r"adjusted p = ([0-9.e+-]+)", title)
+        # Two significant digits, never a rounded zero: "p = 3.5e-7" or "p < 1e-9".
+        found = re.search(r"adjusted p [=<] ([0-9.e+-]+)", title)
         if found:
             shown += 1
             # In the first cluster exactly when the adjusted p-value is at least α.
