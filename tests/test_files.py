@@ -307,7 +307,7 @@ def _dead_pid() -> int:
 def test_a_killed_write_leaves_a_temporary_the_next_write_removes(tmp_path):
     target = tmp_path / "verdicts.yaml"
     files.write_text(target, "old\n")
-    host = files._host()
+    host = files.host_tag()
     stale = tmp_path / f".verdicts.yaml.{_dead_pid()}@{host}.abc123{files.TEMP_SUFFIX}"
     stale.write_text("half of a fi")
     live = tmp_path / f".verdicts.yaml.{os.getpid()}@{host}.def456{files.TEMP_SUFFIX}"
@@ -328,7 +328,7 @@ def test_lint_names_and_removes_temporaries_of_killed_writes(tmp_path):
     rules = tmp_path / "rules" / "de-en"
     rules.mkdir(parents=True)
     (rules / "r.yaml").write_text("pair: de-en\nrules: []\n")
-    stale = rules / f".verdicts.yaml.{_dead_pid()}@{files._host()}.x1y2z3{files.TEMP_SUFFIX}"
+    stale = rules / f".verdicts.yaml.{_dead_pid()}@{files.host_tag()}.x1y2z3{files.TEMP_SUFFIX}"
     stale.write_text("rules:\n- item: '0")
     result = CliRunner().invoke(app, ["lint", str(tmp_path / "rules")])
     assert f"removed {stale}: the temporary file of a write that was killed" in result.output

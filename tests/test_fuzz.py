@@ -250,9 +250,15 @@ def saved(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any], Pat
 
 
 @FUZZ
-@given(file=st.sampled_from(["run.json", "items.jsonl", "outputs.jsonl"]),
-       records=st.lists(values, max_size=4), raw=st.none() | st.binary(max_size=100))
-def test_saved_runs(saved, file, records, raw):
+@given(file=st.sampled_from(["run.json", "items.jsonl", "outputs.jsonl", "outcomes.jsonl",
+                             "manifest.json"]),
+       records=st.lists(values, max_size=4), raw=st.none() | st.binary(max_size=100),
+       signed=st.booleans())
+def test_saved_runs(saved, file, records, raw, signed):
+    """Spoiled files are refused by the manifest; signed anew (a forged run), every field is
+    still checked."""
+    from testsuite.runs import MANIFEST, RUN_FILES, _manifest
+
     suite_doc, run = saved
     with sandbox() as work:
         suite = load_suite([project(work, suite_doc)])
@@ -264,7 +270,13 @@ def test_saved_runs(saved, file, records, raw):
             (copy / file).write_text(json.dumps(records[0] if records else records))
         else:
             (copy / file).write_text("".join(json.dumps(r) + "\n" for r in records))
-        only_messages(load_run, copy, suite)
+        if signed and file != MANIFEST:
+            (copy / MANIFEST).write_bytes(_manifest({name: (copy / name).read_bytes()
+                                                     for name in RUN_FILES}))
+        loaded = only_messages(load_run, copy, suite)
+        if loaded is not None:  # whatever was read is what a run may hold
+            assert set(loaded.evaluation.results["outcome"]) <= {"pass", "fail", "warning",
+                                                                 "missing"}
 
 
 # --- the command line -----------------------------------------------------------------------

@@ -226,13 +226,13 @@ def read_json(path: Path, limit: int = MAX_FILE_BYTES) -> object:
     except RecursionError:
         raise TestsuiteError(Problem("not usable JSON: nested too deeply",
                                      file=str(path))) from None
-    if _SURROGATE_ESCAPE.search(text):  # rare: only then is every string looked at
+    if SURROGATE_ESCAPE.search(text):  # rare: only then is every string looked at
         check_json_surrogates(data, path)
     return data
 
 
 #: A JSON escape of a surrogate (paired ones are fine, so the strings are checked after).
-_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 
 
 def check_json_surrogates(value: object, path: Path | str, line: int | None = None) -> None:
@@ -335,7 +335,8 @@ def reason(exc: OSError) -> str:
     return exc.strerror or str(exc)
 
 
-def _umask() -> int:
+def umask() -> int:
+    """The process's umask (the mode bits new files do not get)."""
     # The umask can only be read by setting it; set it back at once.
     mask = os.umask(0o022)
     os.umask(mask)
@@ -389,7 +390,7 @@ def _write_aside(path: Path, data: bytes, private: bool = False) -> str:
         try:
             mode = stat.S_IMODE(path.stat().st_mode)
         except FileNotFoundError:
-            mode = 0o666 & ~_umask()
+            mode = 0o666 & ~umask()
         if private:
             mode = 0o600
         remove_stale_temporaries(path.parent, path.name)
@@ -486,7 +487,8 @@ def write_text(path: Path, text: str, *, inside_of: Path | None = None,
 TEMP_SUFFIX = ".tmp"
 
 
-def _host() -> str:
+def host_tag() -> str:
+    """This host's name as it appears in the names of temporary files."""
     # A host name without the characters that separate the parts of a temporary name.
     return "".join(c if c.isalnum() or c == "-" else "_" for c in socket.gethostname())[:40]
 
@@ -498,7 +500,7 @@ def temporary_prefix(name: str) -> str:
     cut) leaves its temporary file behind, and the process and host in the name tell the
     next write — or `lint` — whether the writer is still running (`stale_temporaries`).
     """
-    return f".{name}.{os.getpid()}@{_host()}."
+    return f".{name}.{os.getpid()}@{host_tag()}."
 
 
 #: Age beyond which a temporary file of another host is taken as left behind (its process
@@ -506,7 +508,8 @@ def temporary_prefix(name: str) -> str:
 FOREIGN_STALE_SECONDS = 24 * 3600.0
 
 
-def _running(pid: int) -> bool:
+def process_running(pid: int) -> bool:
+    """Whether a process of this host with this id is running."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -534,7 +537,7 @@ def stale_temporaries(folder: Path, name: str | None = None) -> list[Path]:
     except OSError:
         return []
     found = []
-    here = _host()
+    here = host_tag()
     for entry in entries:
         stem = entry.name[:-len(TEMP_SUFFIX)]
         base, dot, rest = stem.rpartition(".")  # rest: the random part
@@ -545,7 +548,7 @@ def stale_temporaries(folder: Path, name: str | None = None) -> list[Path]:
         if name is not None and base != f".{name}":
             continue
         if host == here:
-            stale = not _running(int(pid_text))
+            stale = not process_running(int(pid_text))
         else:
             try:
                 stale = time.time() - entry.stat(follow_symlinks=False).st_mtime \
@@ -629,7 +632,7 @@ def lock(path: Path, timeout: float | None = None) -> Iterator[None]:
             os.ftruncate(fd, 0)
             os.write(fd, _holder().encode("utf-8"))
 
-    file_lock = FileLock(where, timeout=timeout, mode=0o666 & ~_umask(),
+    file_lock = FileLock(where, timeout=timeout, mode=0o666 & ~umask(),
                          preserve_lock_file=True, on_acquired=sign)
     try:
         file_lock.acquire()
@@ -667,7 +670,7 @@ def _live_holder(where: Path) -> str:
     if match is None:
         return "another process"
     if match.group(2) == socket.gethostname():
-        return holder if _running(int(match.group(3))) else "another process"
+        return holder if process_running(int(match.group(3))) else "another process"
     return f"{holder}, on another host"
 
 

@@ -9,6 +9,14 @@ A run is a folder::
                       hash of the rule that judged them
       outputs.jsonl   every located output: pair, system, item, output
       outcomes.jsonl  the outcomes at saving time
+      manifest.json   the size and SHA-256 of each file above, written last
+
+A run is whole or refused. It is written into a new folder beside the old one and swapped in
+by renaming, so that an interrupted save (Ctrl-C, SIGTERM, a full disk) leaves the old run as
+it was; a save killed outright in the middle of the swap is finished or undone by the next
+command that reads or saves the run (`recover`). Every read checks the files against the
+manifest, so a run edited by hand, truncated or mixed with another run's files is refused,
+naming the file, and then every field and outcome is checked.
 
 Loading a run *re-evaluates* it with the current suite and rules, so that a verdict recorded
 this year also fixes last year's numbers — but only where something changed: the outcomes of
@@ -21,17 +29,38 @@ out with a note.
 from __future__ import annotations
 
 import datetime as dt
+import errno
+import glob
+import hashlib
 import json
+import warnings
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import __version__
-from .cache import PickleCache, file_stamp
-from .errors import Problem, TestsuiteError, describe
-from .files import read_json, read_text, write_text
+from .cache import PickleCache
+from .errors import Problem, TestsuiteError, TestsuiteWarning, describe
+from .files import (
+    SURROGATE_ESCAPE,
+    TEMP_SUFFIX,
+    check_json_surrogates,
+    check_surrogates,
+    decode,
+    host_tag,
+    lock,
+    process_running,
+    read_bytes,
+    read_json,
+    reason,
+    remove_stale_temporaries,
+    temporary_prefix,
+    umask,
+    write_bytes,
+)
 from .matching import DEFAULT_TIMEOUT
-from .model import Suite, pair_code
+from .model import Outcome, Suite, pair_code
 from .outputs.model import SystemOutputs
 from .outputs.readers import source_key
 from .values import BadValue, seconds
@@ -40,6 +69,8 @@ if TYPE_CHECKING:
     from .evaluate import Evaluation
 
 RUN_FILE = "run.json"
+#: The outcomes a saved run may hold.
+OUTCOMES = tuple(o.value for o in Outcome)
 
 
 @dataclass
@@ -89,24 +120,39 @@ class Run:
 
 
 def is_run(path: Path) -> bool:
-    """Whether `path` is a saved-run folder."""
-    return (Path(path) / RUN_FILE).is_file()
+    """Whether `path` is a saved-run folder (one whose save was killed in the middle of its
+    swap is put back first, see `recover`)."""
+    path = Path(path)
+    if not (path / RUN_FILE).is_file() and _stale_previous(path):
+        for line in recover(path):
+            warnings.warn(line, TestsuiteWarning, stacklevel=2)
+    return (path / RUN_FILE).is_file()
 
 
-def _records(path: Path, required: tuple[str, ...]) -> list[dict[str, Any]]:
+def _records(path: Path, data: bytes, required: tuple[str, ...],
+             checks: dict[str, Callable[[Any], str | None]] | None = None
+             ) -> list[dict[str, Any]]:
     """The JSON objects of a JSON-lines file of a run, each with the `required` text fields.
 
     The lines are parsed as one JSON array (one call into the C parser instead of one per
     line: a run has ~50,000 lines per pair); only a file that does not parse is read again
     line by line, to name the line at fault.
 
+    Args:
+        path: The file (for messages).
+        data: Its bytes, as checked against the manifest.
+        required: Fields that must be text.
+        checks: Further fields, each with a check that returns what is wrong, or None.
+
     Raises:
         TestsuiteError: naming file and line of every record that is not JSON, not an
-            object, or lacks a field (a hand-edited or truncated run must not end in a
-            KeyError or be judged with ``None`` as an output).
+            object, lacks a field or has a value it cannot have (a hand-edited or truncated
+            run must not end in a KeyError, be judged with ``None`` as an output, or bring
+            an outcome such as "hacked" into the scores).
     """
-    numbered = [(n, line) for n, line in enumerate(read_text(path).splitlines(), start=1)
-                if line.strip()]
+    # Split on "\n" only: outputs may hold U+2028, which json.dumps leaves as it is.
+    text = decode(data, path)
+    numbered = [(n, line) for n, line in enumerate(text.split("\n"), start=1) if line.strip()]
     lines = [line for _, line in numbered]
     try:
         records = json.loads("[" + ",".join(lines) + "]")
@@ -123,11 +169,20 @@ def _records(path: Path, required: tuple[str, ...]) -> list[dict[str, Any]]:
                 problems.append(Problem(f"not a JSON line: {why}", str(path), number))
         if problems:
             raise TestsuiteError(problems)
-    # The common case, checked in bulk: every record an object with text in every field.
-    if {type(r) for r in records} <= {dict} and all(
-            {type(r.get(key)) for r in records} <= {str} for key in required):
+    checks = checks or {}
+    # The common case, checked in bulk: every record an object with text in every field, and
+    # every other field among the values it may have.
+    fine = {type(r) for r in records} <= {dict} and all(
+        {type(r.get(key)) for r in records} <= {str} for key in required) and all(
+        check(value) is None for key, check in checks.items()
+        for value in {_hashable(r.get(key)) for r in records})
+    if fine and not SURROGATE_ESCAPE.search(text):
         return records
-    for (number, _), record in zip(numbered, records, strict=True):
+    for (number, line), record in zip(numbered, records, strict=True):
+        if fine:
+            if SURROGATE_ESCAPE.search(line):  # rare: a "\\ud800" escape
+                check_json_surrogates(record, path, number)
+            continue
         if not isinstance(record, dict):
             problems.append(Problem(f"expected an object with {', '.join(required)}, not "
                                     f"{describe(record)}", str(path), number))
@@ -135,13 +190,43 @@ def _records(path: Path, required: tuple[str, ...]) -> list[dict[str, Any]]:
         wrong = [f"'{key}' must be text, not {describe(record[key])}" if key in record
                  else f"'{key}' is missing" for key in required
                  if not isinstance(record.get(key), str)]
+        for key, check in checks.items():
+            found = check(record.get(key))
+            if found is not None:
+                wrong.append(f"'{key}' {found}")
         if wrong:
             problems.append(Problem("; ".join(wrong), str(path), number))
+        elif SURROGATE_ESCAPE.search(line):
+            check_json_surrogates(record, path, number)
     if problems:
         raise TestsuiteError(problems[:20] + ([Problem(f"… and {len(problems) - 20} more",
                                                        str(path))] if len(problems) > 20
                                               else []))
     return records
+
+
+def _hashable(value: Any) -> Any:
+    return json.dumps(value, sort_keys=True) if isinstance(value, (list, dict)) else value
+
+
+def _one_of(allowed: tuple[str, ...]) -> Callable[[Any], str | None]:
+    def check(value: Any) -> str | None:
+        if isinstance(value, str) and value in allowed:
+            return None
+        return f"must be one of {', '.join(allowed)}, not {describe(value)}"
+    return check
+
+
+def _optional_text(value: Any) -> str | None:
+    return None if value is None or isinstance(value, str) else \
+        f"must be text, not {describe(value)}"
+
+
+def _occurrence(value: Any) -> str | None:
+    if value is None or (isinstance(value, int) and not isinstance(value, bool) and value >= 1):
+        return None
+    shown = repr(value) if isinstance(value, (int, float)) else describe(value)
+    return f"must be a whole number from 1, not {shown}"
 
 
 def _jsonl(records: list[dict[str, Any]]) -> str:
@@ -205,36 +290,210 @@ def save_run(path: Path, evaluation: Evaluation, suite: Suite, *,
                         "not_found_items": loc.not_found, "source": loc.source_file}
                     for p, loc in evaluation.located.items()},
     }
-    write_text(path / "items.jsonl", _jsonl(items))
-    write_text(path / "outputs.jsonl", _jsonl(outputs))
-    write_text(path / "outcomes.jsonl", _jsonl(outcomes))
-    write_text(path / RUN_FILE, json.dumps(metadata, indent=2, ensure_ascii=False) + "\n")
+    contents = {"items.jsonl": _jsonl(items), "outputs.jsonl": _jsonl(outputs),
+                "outcomes.jsonl": _jsonl(outcomes),
+                RUN_FILE: json.dumps(metadata, indent=2, ensure_ascii=False) + "\n"}
+    _write_run(Path(path), {name: _encoded(text, Path(path) / name)
+                            for name, text in contents.items()})
     return path
 
 
-#: Fields of run.json that commands use, with the kind each must have when present.
+def _encoded(text: str, path: Path) -> bytes:
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        check_surrogates(text, path)  # names the line
+        raise
+
+
+#: The manifest of a run: each file's size and SHA-256, written last, checked on every read.
+MANIFEST = "manifest.json"
+#: The files of a run, all listed in its manifest.
+RUN_FILES = (RUN_FILE, "items.jsonl", "outputs.jsonl", "outcomes.jsonl")
+#: Ending of the name of a run set aside during a swap (see `recover`).
+_PREVIOUS = ".previous"
+
+
+def _manifest(contents: dict[str, bytes]) -> bytes:
+    files = {name: {"bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}
+             for name, data in contents.items()}
+    return (json.dumps({"format": 1, "files": files}, indent=2) + "\n").encode("utf-8")
+
+
+def _write_run(path: Path, contents: dict[str, bytes]) -> None:
+    """Write a run into a new folder beside `path`, its manifest last, then swap it in.
+
+    The swap is two renames: the old run aside (``.<name>.<process>@<host>.….previous``),
+    the new one in its place; then the old one is removed. Until the second rename the old
+    run is whole (at its place or set aside), and `recover` puts it back if the process is
+    killed in between; an interruption that Python sees (Ctrl-C, SIGTERM) puts it back at
+    once. The run is locked meanwhile, so that two saves do not swap crosswise.
+    """
+    import os
+    import shutil
+    import tempfile
+
+    with lock(path):
+        recover(path)
+        try:
+            if path.exists() and not path.is_dir():
+                raise NotADirectoryError(errno.ENOTDIR, "Not a directory", str(path))
+            path.parent.mkdir(parents=True, exist_ok=True)
+            mode = 0o777 & ~umask()
+            new = Path(tempfile.mkdtemp(prefix=temporary_prefix(path.name), suffix=TEMP_SUFFIX,
+                                        dir=path.parent))
+        except OSError as exc:
+            raise TestsuiteError(Problem(f"cannot write: {reason(exc)}",
+                                         file=str(path))) from None
+        aside: Path | None = None
+        try:
+            os.chmod(new, mode)  # mkdtemp makes it private; a run is shared as any folder
+            for name, data in [*contents.items(), (MANIFEST, _manifest(contents))]:
+                write_bytes(new / name, data)
+            if path.exists():
+                aside = Path(tempfile.mkdtemp(prefix=temporary_prefix(path.name),
+                                              suffix=_PREVIOUS, dir=path.parent))
+                os.rmdir(aside)  # only its unique name is wanted
+                os.rename(path, aside)
+            os.rename(new, path)
+        except BaseException as exc:
+            if aside is not None and aside.exists() and not path.exists():
+                os.rename(aside, path)  # the old run back in its place
+                aside = None
+            shutil.rmtree(new, ignore_errors=True)
+            if isinstance(exc, OSError):
+                raise TestsuiteError(Problem(f"cannot write: {reason(exc)}",
+                                             file=str(path))) from None
+            raise
+        if aside is not None:
+            shutil.rmtree(aside, ignore_errors=True)
+
+
+def recover(path: Path) -> list[str]:
+    """Finish or undo a save of the run at `path` that was killed outright.
+
+    Left behind can be: a new run being written (``….tmp``: removed) and the old run set
+    aside (``….previous``): put back if the run is missing (the save died between its two
+    renames), else removed (the save finished). Only what the dead belong to processes
+    that are no longer running (`files.stale_temporaries`) is touched.
+
+    Returns:
+        What was done, one line each (for messages).
+    """
+    import shutil
+
+    path = Path(path)
+    done = []
+    for stale in remove_stale_temporaries(path.parent, path.name):
+        done.append(f"removed {stale}, a run whose saving was interrupted")
+    for aside in sorted(_stale_previous(path)):
+        if not path.exists():
+            try:
+                aside.rename(path)
+            except OSError:
+                continue
+            done.append(f"put back the run {path} from {aside}, where an interrupted save "
+                        "had set it aside")
+        else:
+            shutil.rmtree(aside, ignore_errors=True)
+            done.append(f"removed {aside}, the previous run of a save that finished")
+    return done
+
+
+def _stale_previous(path: Path) -> list[Path]:
+    """Runs set aside by saves of `path` whose process has ended."""
+    found = []
+    for candidate in path.parent.glob(f".{glob.escape(path.name)}.*{_PREVIOUS}"):
+        owner = candidate.name[len(path.name) + 2:].split(".", 1)[0]
+        pid, at, host = owner.partition("@")
+        if at and pid.isdigit() and host == host_tag() and not process_running(int(pid)):
+            found.append(candidate)
+    return found
+
+
+#: Fields of run.json, with the kind each must have when present (`evaluate --save` writes
+#: them all; ``None`` is allowed where it writes ``null``).
 METADATA: dict[str, tuple[type | tuple[type, ...], str]] = {
     "name": (str, "text"), "campaign": (str, "text"), "year": (int, "a number"),
     "pairs": (list, "a list of language pairs"), "suite": (list, "a list of paths"),
     "timeout": ((int, float), "a number of seconds"),
-    "normalise": (str, "the name of a normalisation")}
+    "normalise": (str, "the name of a normalisation"), "saved": (str, "a time"),
+    "engine": (str, "a version"), "suite_hashes": (dict, "a mapping of pairs to hashes"),
+    "systems": (list, "a list of names"), "excluded": (list, "a list of notes"),
+    "excluded_systems": (list, "a list of names"),
+    "located": (dict, "a mapping of pairs to what was located")}
+#: Fields whose lists hold text only.
+_TEXT_LISTS = ("suite", "systems", "excluded", "excluded_systems")
 
 
-def read_metadata(path: Path) -> dict[str, Any]:
-    """The run.json of a run folder, checked where commands use it.
+def _verified(path: Path, names: tuple[str, ...] = RUN_FILES) -> dict[str, bytes]:
+    """The bytes of the run's files, each checked against the run's manifest.
 
     Raises:
-        TestsuiteError: if the folder is not a run, or its run.json is not a JSON object or
-            has a field of the wrong kind (naming the file, and the line of a syntax error).
+        TestsuiteError: naming the file that is missing, not in the manifest or not as it
+            was saved (edited, truncated, or from another run).
     """
+    where = path / MANIFEST
+    if not where.is_file():
+        raise TestsuiteError(Problem(
+            f"not a whole saved run: no {MANIFEST} (the run was not saved to the end, or by a "
+            "version before runs were checked); save it again with `testsuite evaluate … "
+            "--save DIR`", file=str(path)))
+    manifest = read_json(where, limit=2**20)
+    listed = manifest.get("files") if isinstance(manifest, dict) else None
+    if not isinstance(listed, dict) or not all(
+            isinstance(v, dict) and isinstance(v.get("sha256"), str)
+            and isinstance(v.get("bytes"), int) for v in listed.values()):
+        raise TestsuiteError(Problem("not a manifest of a saved run (expected 'files' with "
+                                     "the size and sha256 of each file)", file=str(where)))
+    contents = {}
+    for name in names:
+        entry = listed.get(name)
+        if entry is None:
+            raise TestsuiteError(Problem(f"refused: {name} is not in the run's {MANIFEST}",
+                                         file=str(path / name)))
+        data = read_bytes(path / name)
+        if len(data) != entry["bytes"] or hashlib.sha256(data).hexdigest() != entry["sha256"]:
+            raise TestsuiteError(Problem(
+                f"refused: the file changed since the run was saved (it does not match the "
+                f"run's {MANIFEST}): edited by hand, truncated or taken from another run; "
+                "save the run again with `testsuite evaluate … --save DIR`",
+                file=str(path / name)))
+        contents[name] = data
+    return contents
+
+
+def read_metadata(path: Path, data: bytes | None = None) -> dict[str, Any]:
+    """The run.json of a run folder, checked against the manifest and field by field.
+
+    Args:
+        path: The run folder.
+        data: The bytes of its run.json, if they were read and checked already.
+
+    Raises:
+        TestsuiteError: if the folder is not a run, or its run.json was changed since the
+            run was saved, is not a JSON object or has a field of the wrong kind (naming the
+            file, and the line of a syntax error).
+    """
+    path = Path(path)
     if not is_run(path):
         raise TestsuiteError(Problem(f"not a saved run: no {RUN_FILE} (save one with "
                                      "`testsuite evaluate … --save DIR`)", file=str(path)))
     where = path / RUN_FILE
-    metadata = read_json(where)
+    if data is None:
+        data = _verified(path, (RUN_FILE,))[RUN_FILE]
+    try:
+        metadata = json.loads(decode(data, where))
+    except json.JSONDecodeError as exc:
+        raise TestsuiteError(Problem(f"not valid JSON: {exc.msg} (column {exc.colno})",
+                                     file=str(where), line=exc.lineno)) from None
+    except RecursionError:
+        raise TestsuiteError(Problem("not usable JSON: nested too deeply",
+                                     file=str(where))) from None
     if not isinstance(metadata, dict):
         raise TestsuiteError(Problem(f"expected a JSON object (as `evaluate --save` writes), "
                                      f"not {describe(metadata)}", str(where)))
+    check_json_surrogates(metadata, where)
     problems = []
     for key, (kind, what) in METADATA.items():
         value = metadata.get(key)
@@ -255,12 +514,20 @@ def read_metadata(path: Path) -> dict[str, Any]:
             except BadValue as exc:
                 problems.append(Problem(f"'timeout' {exc.requirement}, not {value!r}",
                                         str(where)))
-        elif key == "suite" and isinstance(value, list) \
-                and not all(isinstance(p, str) for p in value):
+        elif not _texts(key, value):
             problems.append(Problem(f"'{key}' must be {what}", str(where)))
     if problems:
         raise TestsuiteError(problems)
     return metadata
+
+
+def _texts(key: str, value: Any) -> bool:
+    """Whether the lists and mappings of run.json hold text where they must."""
+    if key in _TEXT_LISTS:
+        return all(isinstance(p, str) for p in value)
+    if key == "suite_hashes":
+        return all(isinstance(k, str) and isinstance(v, str) for k, v in value.items())
+    return True
 
 
 def load_run(path: Path, suite: Suite | None = None, timeout: float | None = None,
@@ -282,7 +549,12 @@ def load_run(path: Path, suite: Suite | None = None, timeout: float | None = Non
     """
     from .loader import load_suite
 
-    metadata = read_metadata(path)
+    path = Path(path)
+    if is_run(path):  # (a run set aside by a killed save is put back by is_run)
+        for line in recover(path):  # leftovers of a killed save of this run
+            warnings.warn(line, TestsuiteWarning, stacklevel=2)
+    contents = _verified(path) if is_run(path) else {}
+    metadata = read_metadata(path, contents.get(RUN_FILE))
     matched_under = normalise if renormalise else metadata.get("normalise")
     if suite is None:
         paths = [Path(p) for p in metadata.get("suite") or []]
@@ -292,12 +564,13 @@ def load_run(path: Path, suite: Suite | None = None, timeout: float | None = Non
         suite = load_suite(paths)
     saved_timeout = metadata.get("timeout", DEFAULT_TIMEOUT)
     timeout = saved_timeout if timeout is None else timeout
-    stored = _cache_file(path, suite, timeout, matched_under) if cache else None
+    stored = _cache_file(contents, suite, timeout, matched_under) if cache else None
     found = _CACHE.read(stored)
     if isinstance(found, Run):
         found.suite = suite
+        found.path = path
         return found
-    run = _load(path, suite, metadata, timeout, saved_timeout, matched_under)
+    run = _load(path, contents, suite, metadata, timeout, saved_timeout, matched_under)
     if stored is not None:
         _CACHE.write(stored, replace(run, suite=Suite(), evaluation=run.evaluation.cacheable()))
     return run
@@ -308,25 +581,28 @@ MAX_RUNS = 40
 _CACHE = PickleCache("run", MAX_RUNS)
 
 
-def _cache_file(path: Path, suite: Suite, timeout: float, normalise: str | None
-                ) -> Path | None:
-    """Where a loaded run is cached: keyed by its files, the suite's content and options."""
-    if suite.key is None:
+def _cache_file(contents: dict[str, bytes], suite: Suite, timeout: float,
+                normalise: str | None) -> Path | None:
+    """Where a loaded run is cached: keyed by its files' content (as checked against the
+    manifest), the suite's content and options."""
+    if suite.key is None or not contents:
         return None
-    return _CACHE.file(suite.key, timeout, normalise,
-                       *(file_stamp(path / name) for name in (RUN_FILE, "items.jsonl",
-                                                              "outputs.jsonl", "outcomes.jsonl")))
+    return _CACHE.file(suite.key, timeout, normalise, _manifest(contents).decode("utf-8"))
 
 
-def _load(path: Path, suite: Suite, metadata: dict[str, Any], timeout: float,
-          saved_timeout: float, matched_under: str | None) -> Run:
+def _load(path: Path, contents: dict[str, bytes], suite: Suite, metadata: dict[str, Any],
+          timeout: float, saved_timeout: float, matched_under: str | None) -> Run:
     """Read a run's files and re-judge what the rules changed (see `load_run`)."""
     from .evaluate import evaluate
     from .normalise import profile
     from .scoring.signature import rule_hash
 
+    pairs = tuple(metadata.get("pairs") or ())
+    pair_check = _one_of(pairs)
     saved_items = {(r["pair"], r["id"]): r for r in _records(
-        path / "items.jsonl", ("pair", "id", "source"))}
+        path / "items.jsonl", contents["items.jsonl"],
+        ("pair", "id", "category", "phenomenon", "source"),
+        {"pair": pair_check, "rule": _optional_text})}
     removed: dict[str, list[str]] = {}
     changed: dict[str, list[str]] = {}
     sources: dict[str, dict[str, str]] = {}
@@ -346,7 +622,15 @@ def _load(path: Path, suite: Suite, metadata: dict[str, Any], timeout: float,
                 unchanged.add(key)
     by_system: dict[tuple[str, str], dict[str, str]] = {}
     others: dict[tuple[str, str], dict[str, list[tuple[int, str]]]] = {}
-    for record in _records(path / "outputs.jsonl", ("pair", "system", "item", "output")):
+    if saved_items and not usable:
+        raise TestsuiteError(Problem(
+            f"none of the run's {len(saved_items):,} items is in the suite it is read with "
+            f"(the run was made with {', '.join(metadata.get('suite') or ['another suite'])}"
+            "): read it without --suite, or with the suite it was saved with",
+            file=str(path)))
+    for record in _records(path / "outputs.jsonl", contents["outputs.jsonl"],
+                           ("pair", "system", "item", "output"),
+                           {"pair": pair_check, "occurrence": _occurrence}):
         key = (record["pair"], record["item"])
         if key not in usable:
             continue
@@ -357,9 +641,11 @@ def _load(path: Path, suite: Suite, metadata: dict[str, Any], timeout: float,
         else:
             by_system.setdefault(system, {})[record["item"]] = record["output"]
     known = {}
-    outcomes = path / "outcomes.jsonl"
-    if unchanged and outcomes.is_file():
-        for record in _records(outcomes, ("pair", "item", "output", "outcome", "reason")):
+    outcomes = _records(path / "outcomes.jsonl", contents["outcomes.jsonl"],
+                        ("pair", "item", "output", "reason"),
+                        {"pair": pair_check, "outcome": _one_of(OUTCOMES)})
+    if unchanged:
+        for record in outcomes:
             if (record["pair"], record["item"]) in unchanged:
                 known[(record["pair"], record["item"], record["output"])] = (
                     record["outcome"], record["reason"])
