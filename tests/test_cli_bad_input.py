@@ -70,6 +70,8 @@ BAD_VALUES = [
     ("score", "--alpha", "nan"), ("score", "--alpha", "-0.05"), ("score", "--seed", "-1"),
     ("report", "--alpha", "1"), ("item-analysis", "--show", "-1"),
     ("evaluate", "--year", "0"), ("compare", "--alpha", "0"), ("compare", "--regressions", "-3"),
+    ("agreement", "--sample", "-5"), ("agreement", "--sample", "0"),
+    ("agreement", "--seed", "-1"), ("agreement", "--seed", "x"),
 ]
 
 
@@ -80,11 +82,23 @@ def test_bad_option_values_are_refused(project, command, option, value):
             "score": ["score", project / "out", "-q"],
             "report": ["report", project / "out", "-q", "--out", html],
             "item-analysis": ["item-analysis", project / "out", "-q"],
-            "compare": ["compare", project / "run", project / "run"]}[command]
+            "compare": ["compare", project / "run", project / "run"],
+            "agreement": ["agreement", "--second", "bob", "--out", out,
+                          *([] if option == "--sample" else ["--sample", "3"])]}[command]
     result = invoke(*line, "--suite", project, option, value)
     assert result.exit_code == 2, result.output
     assert f"Invalid value for '{option}'" in result.output
     assert not out.exists() and not html.exists()
+
+
+def test_the_library_refuses_a_bad_sample_size_or_seed_too():
+    from testsuite.model import Suite
+    from testsuite.verdicts.agreement import blind_sample
+
+    with pytest.raises(BadValue, match="size must be a whole number of at least 1"):
+        blind_sample(Suite(), "bob", -5, 1)
+    with pytest.raises(BadValue, match="seed must be a whole number of at least 0"):
+        blind_sample(Suite(), "bob", 3, -1)
 
 
 @pytest.mark.parametrize("timeout", [0, -1.0, math.inf, math.nan, 1e300, "1"])
@@ -173,7 +187,12 @@ def test_writing_onto_a_folder(project, name):
     named(name, target).mkdir(parents=True)
     result = invoke(*command_line(project, name, target))
     assert result.exit_code == 1
-    one_error(result.output, named(name, target), "it is a folder")
+    if name == "evaluate --save":  # a run is one folder: it replaces only a run
+        one_error(result.output, target, "it is a folder that is not a saved run (a run "
+                  "replaces only a saved run or an empty folder; choose another --save folder)")
+        assert named(name, target).is_dir()  # the folder in the way is left as it was
+    else:
+        one_error(result.output, named(name, target), "it is a folder")
 
 
 @pytest.mark.parametrize("name", list(COMMANDS))
@@ -182,7 +201,8 @@ def test_writing_below_a_file(project, name):
     target = project / "file" / "target"
     result = invoke(*command_line(project, name, target))
     assert result.exit_code == 1
-    one_error(result.output, named(name, target), "a part of the path is a file, not a folder")
+    where = target if name == "evaluate --save" else named(name, target)
+    one_error(result.output, where, "a part of the path is a file, not a folder")
 
 
 @pytest.mark.parametrize("name", list(COMMANDS))
@@ -288,3 +308,87 @@ def test_a_pair_that_is_a_path_is_refused(project, command):
     assert result.exit_code == 1
     assert "error: '../../p' is not a language pair" in result.output
     assert not (project / "p").exists() and not (project / "deep").exists()
+
+
+# --- hostile input of issue 20 --------------------------------------------------------------
+
+
+def run_bounded(*args: object) -> subprocess.CompletedProcess[str]:
+    """The command in a child process with a time limit: a FIFO or a device that blocks or
+    fills memory must fail the test, not hang the test run."""
+    return subprocess.run([sys.executable, "-m", "testsuite", *map(str, args)],
+                          capture_output=True, text=True, timeout=120)
+
+
+@pytest.mark.parametrize("where", ["ids", "lint", "output"])
+@pytest.mark.parametrize("kind", ["fifo", "/dev/zero"])
+def test_a_pipe_or_a_device_is_refused_at_once(project, where, kind):
+    path = Path(kind)
+    if kind == "fifo":
+        path = project / ("order.ids" if where == "ids" else "pipe.yaml")
+        os.mkfifo(path)
+    line = {"ids": ["evaluate", project / "out" / "Sys.de", "--suite", project, "--ids", path,
+                    "-q"],
+            "lint": ["lint", project, path],
+            "output": ["evaluate", path, "--suite", project, "--pair", "en-de", "-q"]}[where]
+    done = run_bounded(*line)
+    assert done.returncode == 1, done.stderr
+    what = "a named pipe (FIFO)" if kind == "fifo" else "a device"
+    assert f"error: {path}: cannot read: it is {what}, not a regular file" in \
+        done.stdout + done.stderr
+
+
+def test_a_sparse_output_file_is_refused_by_its_size(project):
+    big = project / "out" / "Big.de"
+    with big.open("wb") as handle:
+        handle.truncate(2 * 2**30)  # 2 GB of nothing: used to take 4.2 GB before its error
+    result = invoke("evaluate", big, "--suite", project, "-q")
+    assert result.exit_code == 1
+    assert result.output.strip() == (f"error: {big}: refused: the file is 2,048 MB, more than "
+                                     "the 256 MB this kind of file may have")
+
+
+def test_lone_surrogates_from_utf7_are_one_line(project):
+    (project / "out" / "Sys.de").write_bytes(b"Tom hat es verraten.\nDie +2AA- war.\n"
+                                             b"Es regnet in Str+APY-men.\n")
+    result = invoke("evaluate", project / "out", "--suite", project, "--encoding", "utf-7",
+                    "--out", project / "r.jsonl", "-q")
+    assert result.exit_code == 1
+    assert result.output.strip() == (f"error: {project / 'out' / 'Sys.de'}:2: holds a lone "
+                                     "surrogate (U+D800), half of a character that no file can "
+                                     "store; fix the text or its encoding")
+    assert not (project / "r.jsonl").exists()
+
+
+def test_lone_surrogates_in_a_dfki_json_are_one_line(tmp_path):
+    items = tmp_path / "items.json"
+    items.write_text('{"items": [{"id": "1", "langpair": "deen", "category": "C", '
+                     '"phenomenon": "P", "source_sentence": "a \\ud800", "positive_regex": "",'
+                     ' "negative_regex": "", "positive_tokens": [], "negative_tokens": []}]}',
+                     encoding="utf-8")
+    result = invoke("import-dfki", items, "--out", tmp_path / "out")
+    assert result.exit_code == 1
+    assert result.output.strip() == (f"error: {items}: holds a lone surrogate (\\ud800), half "
+                                     "of a character that no file can store")
+    assert not (tmp_path / "out").exists()
+
+
+def test_bidi_overrides_and_escapes_are_escaped_in_json_lines(project):
+    """`pending` and `disagreements` print JSON lines: a U+202E or an ESC from an output is
+    a JSON escape there (it used to reach the terminal raw), and the line parses back."""
+    hostile = "Es regnet \u202e\x1b[2J stark."
+    (project / "out" / "Sys.de").write_text(OUTPUTS.replace("Es regnet in Strömen.", hostile),
+                                            encoding="utf-8")
+    result = invoke("pending", project / "out", "--suite", project)
+    assert result.exit_code == 0, result.output
+    assert "\u202e" not in result.output and "\x1b" not in result.output
+    assert "\\u202e\\u001b[2J" in result.output
+    outputs = [json.loads(line)["output"] for line in result.output.splitlines()]
+    assert hostile in outputs
+    for annotator, verdict in (("ann", "pass"), ("bob", "fail")):
+        result = invoke("verdict", "idiom-03", verdict, "--output", hostile, "--suite",
+                        project, "--annotator", annotator, "--force", "--disagree")
+        assert result.exit_code == 0, result.output
+    result = invoke("disagreements", "--suite", project)
+    assert "\u202e" not in result.output and "\x1b" not in result.output
+    assert json.loads(result.output.splitlines()[0])["output"] == hostile

@@ -152,3 +152,17 @@ def test_plots_never_write_outside_the_folder(tmp_path):
     with pytest.raises(TestsuiteError, match="file name"):
         write_plots(hostile_scores("../../p"), out, "svg")
     assert not any(tmp_path.rglob("*.svg"))
+
+
+def test_control_characters_in_names_make_valid_svg(tmp_path):
+    """ESC or a bidi override in a system, category or phenomenon name used to give an SVG
+    that no XML parser (or browser) opens; they are drawn as escapes, as in the terminal."""
+    items = {f"i{k}": ("Cat \x1b[31m", "Phen \u202e\x07") for k in range(3)}
+    evaluation = make_evaluation(items, {"Sys\x1b]0;x\x07": "ppf", "S2": "pfp"})
+    paths = write_plots(score(evaluation, make_suite(items)), tmp_path, "svg")
+    for path in paths:
+        text = path.read_text(encoding="utf-8")
+        ElementTree.fromstring(text)  # well-formed
+        assert "\x1b" not in text and "\u202e" not in text
+    heatmap = paths[0].read_text(encoding="utf-8")
+    assert "Sys\\x1b]0;x\\x07" in heatmap and "Phen \\u202e\\x07" in heatmap

@@ -222,3 +222,22 @@ def test_set_item_regex_writes_the_rules_file_of_the_item(rules: Path) -> None:
     written = set_item_regex(suite, "en-de", "idiom-02", "negative_regex", "Kuchen")
     assert written.path == rules and written.before == RULES
     assert read_rule(rules, "idiom-02")["negative_regex"] == "Kuchen"
+
+
+@pytest.mark.parametrize("line", ["positive_regex: one\t# the number",
+                                  "positive_regex: 'one'\t# quoted, then a tab",
+                                  "positive_regex:\tone"])
+def test_the_editor_takes_every_file_lint_takes_tabs_included(tmp_path, line):
+    """Tabs where libyaml (lint, every command) accepts them and PyYAML's pure-Python reader
+    (the editor's) does not: `suggest --accept` used to refuse every item of such a file."""
+    from testsuite.loader import lint as check
+
+    (tmp_path / "s.yaml").write_text("pair: de-en\ncategory: C\nitems:\n  - id: a\n"
+                                     "    phenomenon: P\n    source: Eins.\n", encoding="utf-8")
+    rules = tmp_path / "r.yaml"
+    text = f"pair: de-en\nrules:\n  - item: a\n    {line}\n    negative_regex: 'x'\n"
+    rules.write_text(text, encoding="utf-8")
+    assert check([tmp_path]).problems == []
+    set_regex(rules, "de-en", "a", "negative_regex", "two")
+    assert rules.read_text(encoding="utf-8") == text.replace("'x'", "'two'")
+    assert check([tmp_path]).problems == []

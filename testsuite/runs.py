@@ -333,12 +333,20 @@ def _write_run(path: Path, contents: dict[str, bytes]) -> None:
     import shutil
     import tempfile
 
+    try:
+        if path.exists() and not path.is_dir():
+            raise NotADirectoryError(errno.ENOTDIR, "Not a directory", str(path))
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if path.is_dir() and not is_run(path) and any(path.iterdir()):
+            # A run replaces a run (or an empty folder), never a folder of other files.
+            raise TestsuiteError(Problem(
+                "cannot write: it is a folder that is not a saved run (a run replaces only a "
+                "saved run or an empty folder; choose another --save folder)", file=str(path)))
+    except OSError as exc:
+        raise TestsuiteError(Problem(f"cannot write: {reason(exc)}", file=str(path))) from None
     with lock(path):
         recover(path)
         try:
-            if path.exists() and not path.is_dir():
-                raise NotADirectoryError(errno.ENOTDIR, "Not a directory", str(path))
-            path.parent.mkdir(parents=True, exist_ok=True)
             mode = 0o777 & ~umask()
             new = Path(tempfile.mkdtemp(prefix=temporary_prefix(path.name), suffix=TEMP_SUFFIX,
                                         dir=path.parent))
@@ -349,7 +357,11 @@ def _write_run(path: Path, contents: dict[str, bytes]) -> None:
         try:
             os.chmod(new, mode)  # mkdtemp makes it private; a run is shared as any folder
             for name, data in [*contents.items(), (MANIFEST, _manifest(contents))]:
-                write_bytes(new / name, data)
+                try:
+                    write_bytes(new / name, data)
+                except TestsuiteError as exc:  # named as the user named the run
+                    raise TestsuiteError([replace(p, file=str(path / name))
+                                          for p in exc.problems]) from None
             if path.exists():
                 aside = Path(tempfile.mkdtemp(prefix=temporary_prefix(path.name),
                                               suffix=_PREVIOUS, dir=path.parent))

@@ -27,6 +27,8 @@ from ._common import (
     app,
     friendly,
     one_of,
+    parse_count,
+    parse_positive,
     with_inputs,
     with_old_from,
     with_optional_inputs,
@@ -127,8 +129,9 @@ def agreement(
     sample: Annotated[int | None, typer.Option(
         help="Instead of the report: write a blind sample of this many decided outputs "
         "(without their verdicts) for --second to re-decide, to --out.", show_default=False,
-        metavar="N")] = None,
-    seed: Annotated[int, typer.Option(help="Seed of the random sample.", metavar="N")] = 1,
+        parser=parse_positive, metavar="N")] = None,
+    seed: Annotated[int, typer.Option(help="Seed of the random sample.", metavar="N",
+                                      parser=parse_count)] = 1,
     out: Annotated[Path | None, typer.Option(
         "--out", "-o", help="The sample sheet: FILE.csv or FILE.xlsx.", show_default=False,
         metavar="FILE")] = None,

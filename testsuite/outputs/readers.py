@@ -64,7 +64,7 @@ def discover(paths: Iterable[Path], pair: str | None = None) -> tuple[list[Path]
     for path in paths:
         if not path.exists():
             raise TestsuiteError(Problem("no such file or folder", file=str(path)))
-        if path.is_file():
+        if not path.is_dir():  # a file (a pipe or device too: reading it says what it is)
             hyps.append(path)
             continue
         if (path / "system-outputs").is_dir():

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from .common import finite, shorten
+from .escape import visible
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -159,7 +160,7 @@ def heatmap_figure(scores: Scores) -> Figure:
     from matplotlib.figure import Figure
 
     rows = heatmap_rows(scores)
-    systems = scores.systems
+    systems = [visible(s) for s in scores.systems]  # names are data: controls as escapes
     colormap = LinearSegmentedColormap.from_list("accuracy", list(ACCURACY_STOPS)
                                                  ).with_extremes(bad=MISSING_COLOUR)
     values = [[float("nan") if a is None else a for a in row.accuracies] for row in rows]
@@ -179,7 +180,7 @@ def heatmap_figure(scores: Scores) -> Figure:
                     fontsize=7)
     axes.xaxis.tick_top()
     axes.set_yticks(range(len(rows)),
-                    [f"{shorten(r.phenomenon, 44)} ({r.items})"
+                    [f"{shorten(visible(r.phenomenon), 44)} ({r.items})"
                      + (" – none scored" if r.dropped else "") for r in rows], fontsize=7)
     axes.tick_params(length=0)
     # Category bands: a line between categories, the category named on the right.
@@ -188,8 +189,9 @@ def heatmap_figure(scores: Scores) -> Figure:
         end = starts[index + 1] if index + 1 < len(starts) else len(rows)
         if start:
             axes.axhline(start - 0.5, color="black", linewidth=0.8)
-        axes.text(len(systems) - 0.3, (start + end - 1) / 2, shorten(rows[start].category, 28),
-                  ha="left", va="center", fontsize=7, fontweight="bold")
+        axes.text(len(systems) - 0.3, (start + end - 1) / 2,
+                  shorten(visible(rows[start].category), 28), ha="left", va="center",
+                  fontsize=7, fontweight="bold")
     for spine in axes.spines.values():
         spine.set_visible(False)
     bar = figure.colorbar(image, ax=axes, location="bottom", shrink=0.5, aspect=40, pad=0.01)
@@ -213,7 +215,7 @@ def category_figure(scores: Scores) -> Figure:
     from matplotlib.figure import Figure
 
     panels = category_panels(scores)
-    systems = scores.systems
+    systems = [visible(s) for s in scores.systems]  # names are data: controls as escapes
     columns = min(PANEL_COLUMNS, len(panels))
     lines = math.ceil(len(panels) / columns)
     panel = max(1.3, 0.55 + 0.13 * len(systems))  # inches: a title, a line per system, ticks
@@ -237,7 +239,7 @@ def category_figure(scores: Scores) -> Figure:
             axes.plot([100 * cell.accuracy], [y], marker="o", markersize=4.2,
                       linestyle="none", markeredgecolor=CHART_INK, markeredgewidth=1,
                       markerfacecolor=CHART_INK if cell.bold else "white")
-        title = f"{shorten(row.label, 30)} ({row.items})"
+        title = f"{shorten(visible(row.label), 30)} ({row.items})"
         if row.dropped:
             title += " – none scored"
         axes.set_title(title, fontsize=8, loc="left",

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..model import Suite, Verdict
+from ..values import count
 from .conflicts import with_verdicts
 
 
@@ -49,6 +50,8 @@ def blind_sample(suite: Suite, second: str, size: int, seed: int, *,
         first: Only outputs decided by this annotator (default: anyone but `second`).
         pair: Only this language pair.
     """
+    size = count(size, "size", 1)
+    seed = count(seed, "seed")
     candidates = []
     for item, rule in with_verdicts(suite, pair):
         decided_by_second = {v.output.strip() for v in rule.verdicts if v.annotator == second}
