@@ -2,7 +2,9 @@
 
 Hypothesis throws random bytes, deep nesting, hostile names (paths, escape sequences,
 markup, formulas) and random regexes at the readers (suite and rules YAML, outputs in every
-form, DFKI JSON, saved runs) and at the CLI in process. The properties are the README's
+form, DFKI JSON, saved runs spoiled or forged, CSV and XLSX sheets) and at the CLI in process
+(export, import and agreement among the commands); spreadsheets written from hostile text
+must hold no formula and read back exactly (#20). The properties are the README's
 promise about bad input:
 
 * the only exception a reader raises is `TestsuiteError` (a message with file, line, item);
@@ -279,6 +281,75 @@ def test_saved_runs(saved, file, records, raw, signed):
                                                                  "missing"}
 
 
+# --- spreadsheets (#20) ----------------------------------------------------------------------
+
+#: Cell text: anything a system may output (lone surrogates cannot be in a file at all).
+cell_text = st.sampled_from(HOSTILE + ["'=x", "''", "_x001B_", "a\x00b", "\r\n", "-"]) | st.text(
+    st.characters(exclude_categories=("Cs",)), max_size=20)
+
+
+@FUZZ
+@given(suffix=st.sampled_from([".csv", ".xlsx"]),
+       rows=st.lists(st.tuples(cell_text, cell_text, cell_text), min_size=1, max_size=5))
+def test_sheets_round_trip_without_formulas(suffix, rows):
+    """Whatever the outputs, ids and notes, a sheet holds no formula and reads back exactly."""
+    import zipfile
+
+    from testsuite.reports.escape import formula_like
+    from testsuite.verdicts.sheets import read_sheet, write_sheet
+
+    with sandbox() as work:
+        path = work / f"sheet{suffix}"
+        write_sheet(path, [{"pair": "de-en", "item": item, "output": output, "note": note,
+                            "verdict": "pass"} for item, output, note in rows])
+        if suffix == ".xlsx":
+            part = zipfile.ZipFile(path).read("xl/worksheets/sheet1.xml")
+            assert b"<f>" not in part and b"<f " not in part
+        else:
+            import csv
+            import io
+
+            for cells in csv.reader(io.StringIO(path.read_text(encoding="utf-8-sig"),
+                                                newline="")):
+                assert not any(formula_like(cell) for cell in cells), cells
+        read = read_sheet(path)
+        assert [(r.item, r.output) for r in read] == [(i.strip(), o) for i, o, _ in rows]
+
+
+@FUZZ
+@given(suffix=st.sampled_from([".csv", ".xlsx"]), data=st.data())
+def test_sheets_of_any_bytes_are_read_or_refused(suffix, data):
+    """Random bytes, random text, or a real XLSX with some bytes changed."""
+    import io
+
+    import openpyxl
+
+    from testsuite.verdicts.sheets import read_sheet
+
+    kind = data.draw(st.sampled_from(["bytes", "text", "spoiled"]))
+    if kind == "bytes":
+        content = data.draw(st.binary(max_size=400))
+    elif kind == "text":
+        content = data.draw(st.text(max_size=400)).encode("utf-8", "surrogatepass")
+    else:
+        workbook = openpyxl.Workbook()
+        workbook.active.append(["item", "output", "verdict"])
+        from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
+
+        workbook.active.append(["a", ILLEGAL_CHARACTERS_RE.sub("", data.draw(cell_text)),
+                                "pass"])
+        buffer = io.BytesIO()
+        workbook.save(buffer)
+        raw = bytearray(buffer.getvalue())
+        for _ in range(data.draw(st.integers(1, 8))):
+            raw[data.draw(st.integers(0, len(raw) - 1))] = data.draw(st.integers(0, 255))
+        content = bytes(raw)
+    with sandbox() as work:
+        path = work / f"sheet{suffix}"
+        path.write_bytes(content)
+        only_messages(read_sheet, path)
+
+
 # --- the command line -----------------------------------------------------------------------
 
 #: Option values: mostly good ones, so that the commands get past their options.
@@ -293,7 +364,7 @@ def command(draw: st.DrawFn) -> tuple[list[str], dict[str, Any]]:
     name = draw(names)
     which = draw(st.sampled_from(["lint", "expand", "evaluate", "score", "item-analysis",
                                   "import-dfki", "export-dfki", "sources", "verdict",
-                                  "pending", "compare"]))
+                                  "pending", "compare", "export", "import", "agreement"]))
     suite = ["--suite", "SUITE"]
     lines = {
         "lint": ["lint", "SUITE"],
@@ -320,11 +391,25 @@ def command(draw: st.DrawFn) -> tuple[list[str], dict[str, Any]]:
         "compare": ["compare", "RUN", "RUN", *suite, "--regressions", draw(NUMBERS),
                     "--format", draw(FORMATS),
                     *draw(st.sampled_from([[], ["--map", name], ["--system", name]]))],
+        "export": ["export", draw(st.sampled_from(["OUT", "RUN"])), *suite, "--out",
+                   "W/" + draw(file_names) + draw(st.sampled_from([".csv", ".xlsx"]))],
+        "import": ["import", "SHEET", *suite, "--annotator", name,
+                   *draw(st.sampled_from([[], ["--dry-run"], ["OUT"], ["--disagree"]]))],
+        "agreement": ["agreement", *suite, "--second", name,
+                      *draw(st.sampled_from([["--first", "x"], ["--sample", draw(NUMBERS),
+                                                               "--seed", draw(NUMBERS),
+                                                               "--out", "W/s.csv"]]))],
     }
     # Mostly outputs that the rules judge (one per item), with hostile text in them.
     two_lines = st.tuples(names, names).map(
         lambda t: f"one {t[0]}\ntwo {t[1]}\n".encode("utf-8", "surrogatepass"))
-    inputs = {"system": draw(file_names), "output": draw(two_lines | two_lines | contents),
+    sheet = st.lists(st.tuples(st.sampled_from(["a", "b"]) | names, cell_text,
+                               st.sampled_from(["pass", "fail"]) | names), max_size=3).map(
+        lambda rows: ("\ufeffitem,output,verdict\n" + "".join(
+            ",".join('"' + c.replace('"', '""') + '"' for c in row) + "\n" for row in rows)
+        ).encode("utf-8", "surrogatepass"))
+    inputs = {"sheet": draw(sheet | contents),
+              "system": draw(file_names), "output": draw(two_lines | two_lines | contents),
               "category": draw(names), "phenomenon": draw(names),
               "dfki": draw(st.fixed_dictionaries({"items": st.lists(st.fixed_dictionaries({
                   "id": names, "langpair": names, "category": names, "phenomenon": names,
@@ -350,7 +435,9 @@ def test_command_line(saved, call):
         (outputs / inputs["system"]).write_bytes(inputs["output"])
         (work / "items.json").write_text(json.dumps(inputs["dfki"]), encoding="utf-8")
         shutil.copytree(run, work / "run")
-        fill = {"SUITE": suite, "OUT": outputs, "RUN": work / "run", "JSON": work / "items.json"}
+        (work / "sheet.csv").write_bytes(inputs["sheet"])
+        fill = {"SUITE": suite, "OUT": outputs, "RUN": work / "run", "JSON": work / "items.json",
+                "SHEET": work / "sheet.csv"}
         args = [str(fill[a]) if a in fill else str(work / a[2:]) if a.startswith("W/") else a
                 for a in line]
         result = CliRunner().invoke(app, args)

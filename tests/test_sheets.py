@@ -95,8 +95,8 @@ def test_export_neutralises_and_import_reads_back_exactly(project, suffix, pair)
             assert (row[8].value, row[8].quotePrefix) == ("=HYPERLINK(1)", True)
             assert row[7].quotePrefix == row[7].value.startswith(("=", "@", "-", "+"))
     # Filled in and read back: the outputs are the ones the systems gave, byte for byte.
-    result = runner.invoke(app, ["import", str(fill(sheet)), *base(project), "--from",
-                                 str(outputs), "--force", "--dry-run"])
+    result = runner.invoke(app, ["import", str(fill(sheet)), str(outputs), *base(project),
+                                 "--force", "--dry-run"])
     assert result.exit_code == 0, result.output
     assert "would record 2 verdicts (0 pass, 2 fail)" in result.output
     assert [r.output for r in read_sheet(fill(sheet))] == [first, second]

@@ -77,10 +77,11 @@ MAX_SHEET_UNPACKED = 128 * 2**20
 #: Parts of an XLSX archive (a workbook of one sheet has about ten).
 MAX_SHEET_PARTS = 1_000
 
-#: Characters that XML 1.0, hence XLSX, cannot hold: written as OOXML's ``_xHHHH_`` escape
-#: (as Excel does), and a literal ``_xHHHH_`` with its underscore escaped, so that every
-#: output is written exactly and read back exactly (`_xlsx_text`, `_xlsx_value`).
-_XML_ILLEGAL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]|_(?=x[0-9A-Fa-f]{4}_)")
+#: Characters that XML 1.0, hence XLSX, cannot hold, and the carriage return (which XML
+#: parsers turn into a line feed): written as OOXML's ``_xHHHH_`` escape (as Excel does), and
+#: a literal ``_xHHHH_`` with its underscore escaped, so that every output is written exactly
+#: and read back exactly (`_xlsx_text`, `_xlsx_value`).
+_XML_ILLEGAL = re.compile("[\x00-\x08\x0b-\x1f\ufffe\uffff]|_(?=x[0-9A-Fa-f]{4}_)")
 _XLSX_ESCAPE = re.compile("_x([0-9A-Fa-f]{4})_")
 
 
