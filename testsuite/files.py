@@ -217,7 +217,11 @@ def read_json(path: Path, limit: int = MAX_FILE_BYTES) -> object:
 
     A ``\\ud800``-style escape that decodes to a lone surrogate is refused like a bad byte.
     """
-    text = read_text(path, limit=limit)
+    return parse_json(read_text(path, limit=limit), path)
+
+
+def parse_json(text: str, path: Path | str) -> object:
+    """Parse JSON text read from `path`, with the messages of `read_json`."""
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -368,8 +372,17 @@ def write_bytes(path: Path, data: bytes, *, inside_of: Path | None = None,
     if inside_of is not None:
         inside(inside_of, path)
     tmp = _write_aside(path, data, private)
-    try:
+    with _discarded_on_failure(tmp, path):
         os.replace(tmp, path)
+    return path
+
+
+@contextlib.contextmanager
+def _discarded_on_failure(tmp: str, path: Path) -> Iterator[None]:
+    """Remove the temporary file `tmp` if the block fails; an `OSError` becomes one message
+    naming `path` (what the user asked to write)."""
+    try:
+        yield
     except BaseException as exc:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
@@ -377,7 +390,6 @@ def write_bytes(path: Path, data: bytes, *, inside_of: Path | None = None,
             raise TestsuiteError(Problem(f"cannot write: {reason(exc)}",
                                          file=str(path))) from None
         raise
-    return path
 
 
 def _write_aside(path: Path, data: bytes, private: bool = False) -> str:
@@ -398,19 +410,12 @@ def _write_aside(path: Path, data: bytes, private: bool = False) -> str:
                                    dir=path.parent)
     except OSError as exc:
         raise TestsuiteError(Problem(f"cannot write: {reason(exc)}", file=str(path))) from None
-    try:
+    with _discarded_on_failure(tmp, path):
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
         os.chmod(tmp, mode)
-    except BaseException as exc:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        if isinstance(exc, OSError):
-            raise TestsuiteError(Problem(f"cannot write: {reason(exc)}",
-                                         file=str(path))) from None
-        raise
     return tmp
 
 
@@ -472,12 +477,20 @@ def write_text(path: Path, text: str, *, inside_of: Path | None = None,
         TestsuiteError: also for text that UTF-8 cannot hold (a lone surrogate), naming the
             path and the line; nothing is written then.
     """
+    return write_bytes(path, encode_text(text, path), inside_of=inside_of, private=private)
+
+
+def encode_text(text: str, path: Path | str) -> bytes:
+    """`text` as UTF-8 for the file `path`; a lone surrogate is a message naming its line.
+
+    Raises:
+        TestsuiteError: for text that UTF-8 cannot hold.
+    """
     try:
-        data = text.encode("utf-8")
+        return text.encode("utf-8")
     except UnicodeEncodeError:
         check_surrogates(text, path)  # names the line
         raise
-    return write_bytes(path, data, inside_of=inside_of, private=private)
 
 
 # --------------------------------------------------------------------------------------------

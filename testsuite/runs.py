@@ -46,10 +46,11 @@ from .files import (
     SURROGATE_ESCAPE,
     TEMP_SUFFIX,
     check_json_surrogates,
-    check_surrogates,
     decode,
+    encode_text,
     host_tag,
     lock,
+    parse_json,
     process_running,
     read_bytes,
     read_json,
@@ -293,17 +294,9 @@ def save_run(path: Path, evaluation: Evaluation, suite: Suite, *,
     contents = {"items.jsonl": _jsonl(items), "outputs.jsonl": _jsonl(outputs),
                 "outcomes.jsonl": _jsonl(outcomes),
                 RUN_FILE: json.dumps(metadata, indent=2, ensure_ascii=False) + "\n"}
-    _write_run(Path(path), {name: _encoded(text, Path(path) / name)
+    _write_run(Path(path), {name: encode_text(text, Path(path) / name)
                             for name, text in contents.items()})
     return path
-
-
-def _encoded(text: str, path: Path) -> bytes:
-    try:
-        return text.encode("utf-8")
-    except UnicodeEncodeError:
-        check_surrogates(text, path)  # names the line
-        raise
 
 
 #: The manifest of a run: each file's size and SHA-256, written last, checked on every read.
@@ -494,18 +487,10 @@ def read_metadata(path: Path, data: bytes | None = None) -> dict[str, Any]:
     where = path / RUN_FILE
     if data is None:
         data = _verified(path, (RUN_FILE,))[RUN_FILE]
-    try:
-        metadata = json.loads(decode(data, where))
-    except json.JSONDecodeError as exc:
-        raise TestsuiteError(Problem(f"not valid JSON: {exc.msg} (column {exc.colno})",
-                                     file=str(where), line=exc.lineno)) from None
-    except RecursionError:
-        raise TestsuiteError(Problem("not usable JSON: nested too deeply",
-                                     file=str(where))) from None
+    metadata = parse_json(decode(data, where), where)
     if not isinstance(metadata, dict):
         raise TestsuiteError(Problem(f"expected a JSON object (as `evaluate --save` writes), "
                                      f"not {describe(metadata)}", str(where)))
-    check_json_surrogates(metadata, where)
     problems = []
     for key, (kind, what) in METADATA.items():
         value = metadata.get(key)

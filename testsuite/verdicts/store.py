@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import Problem, TestsuiteError
-from ..files import check_surrogates, lock, write_all, write_text
+from ..files import encode_text, lock, write_all, write_text
 from ..model import VERDICTS, Item, Rule, Verdict
 from ..yamlio import dump_yaml, load_yaml, strip_lines
 
@@ -182,7 +182,7 @@ def record_all(by_file: dict[Path, tuple[str, list[tuple[str, Verdict]]]]) -> No
                         rule = by_item[item] = {"item": item, "verdicts": []}
                         rules.append(rule)
                     rule.setdefault("verdicts", []).append(entry_of(stored))
-                contents[path] = _encoded(dump_yaml(data), path)
+                contents[path] = encode_text(dump_yaml(data), path)
             write_all(contents)
     except TestsuiteError as exc:
         count = sum(len(decisions) for _, decisions in wanted.values())
@@ -192,14 +192,6 @@ def record_all(by_file: dict[Path, tuple[str, list[tuple[str, Verdict]]]]) -> No
         raise TestsuiteError([*exc.problems, Problem(
             f"nothing was recorded (the {count} decisions{files} are recorded all or "
             "none)")]) from None
-
-
-def _encoded(text: str, path: Path) -> bytes:
-    try:
-        return text.encode("utf-8")
-    except UnicodeEncodeError:
-        check_surrogates(text, path)
-        raise
 
 
 def remove(path: Path, item: str, verdict: Verdict) -> bool:
