@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import csv
 import importlib.util
-import json
 import math
 import shutil
 from pathlib import Path
@@ -15,12 +14,9 @@ from typer.testing import CliRunner
 
 from testsuite.cli import app
 from testsuite.loader import lint, load_suite
-from testsuite.matching import CompiledRule, RegexCache
 from testsuite.model import Rule, Verdict
 from testsuite.rule_edit import StaleRule, set_regex, undo_edit, view_of
 from testsuite.verdicts.agreement import agreement, blind_sample, cohen_kappa
-from testsuite.verdicts.batch import phrase_batches, shape_batches, shared_phrases
-from testsuite.verdicts.suggest import suggest
 from testsuite.verdicts.why import alternatives, partial_matches
 
 from .test_verdicts import project  # noqa: F401  (the fixture)
@@ -28,95 +24,7 @@ from .test_verdicts import project  # noqa: F401  (the fixture)
 runner = CliRunner()
 REPO = Path(__file__).resolve().parent.parent
 
-# --- suggestions -----------------------------------------------------------------------------
-
-OUTPUTS = {  # one item's distinct outputs → systems
-    "I had had to sleep.": ("A", "B", "C"),
-    "I had had to sleep a lot.": ("D",),
-    "I had to sleep.": ("E", "F"),
-    "I had to sleep well.": ("G",),
-    "I must sleep.": ("H",),
-}
-
-
-def test_a_suggestion_separates_the_decided_outputs_and_previews_what_it_decides() -> None:
-    rule = Rule("v1", positive_regex="had been sleeping", verdicts=(
-        Verdict("I had had to sleep.", "pass", "ann"), Verdict("I had to sleep.", "fail", "ann")))
-    found = suggest("en-de", "v1", rule, OUTPUTS)
-    assert found, "a phrase separates pass from fail"
-    best = found[0]
-    # Of the phrases that decide the same outputs, the longest (the most specific).
-    assert best.field == "positive_regex" and best.learned == r"\bI had had to sleep\b"
-    assert best.pattern == r"had been sleeping|\bI had had to sleep\b"  # an alternative
-    assert [(d.output, d.outcome) for d in best.decides] == [("I had had to sleep a lot.",
-                                                             "pass")]
-    assert best.examples_pass == ("I had had to sleep.",) and best.examples_fail == ()
-    for suggestion in found:  # never one that contradicts a verdict
-        judge = CompiledRule(Rule("v1", suggestion.rule.positive_regex,
-                                  suggestion.rule.negative_regex), RegexCache())
-        assert judge.judge("I had to sleep.").outcome.value != "pass"
-        assert judge.judge("I had had to sleep.").outcome.value != "fail"
-
-
-def test_no_suggestion_changes_what_the_rule_already_decides() -> None:
-    # "sleep" would separate, but the rule fails "I must sleep." by its negative regex:
-    # a suggestion that made it a warning (both regexes) is never offered.
-    rule = Rule("v1", negative_regex="must", verdicts=(
-        Verdict("I had had to sleep.", "pass", "ann"),))
-    for suggestion in suggest("en-de", "v1", rule, OUTPUTS, limit=50):
-        judged = CompiledRule(Rule("v1", suggestion.rule.positive_regex,
-                                   suggestion.rule.negative_regex), RegexCache())
-        assert judged.judge("I must sleep.").outcome.value == "fail"
-
-
-def test_phrases_learned_on_a_phenomenon_propose_a_batch() -> None:
-    judged = [(["I had had to read."], ["I should have read."]),
-              (["You had had to go."], ["You had to go."]),
-              (["We had had to eat."], [])]
-    learned = shared_phrases(judged)
-    assert learned["pass"][0] == ("had had to", 3)
-    batches = phrase_batches("en-de", "x", "Modal pluperfect",
-                             {"He had had to run.": ("A", "B"), "He had to run.": ("C",)}, {},
-                             learned)
-    assert [(b.verdict, b.pattern, [d.output for _, d in b.decides]) for b in batches] == [
-        ("pass", r"\bhad had to\b", ["He had had to run."])]
-
-
-# The modal future: "will have to" is right for "müssen" and wrong for "sollen".
-SOURCES = {"i1": "Ich werde lesen müssen.", "i2": "Du wirst schlafen müssen.",
-           "i3": "Ich werde lesen sollen.", "i4": "Er wird gehen sollen.",
-           "i5": "Er wird gehen müssen.", "i6": "Wir werden warten sollen.",
-           "i7": "Sie wird essen müssen.", "i8": "Du wirst schlafen sollen."}
-JUDGED = {"i1": (["I will have to read."], []), "i2": (["You will have to sleep."], []),
-          "i3": (["I will be supposed to read."], ["I will have to read."]),
-          "i4": ([], ["He will have to go."])}
-PENDING = {"i5": {"He will have to go.": ("A", "B")}, "i6": {"We will have to wait.": ("A",)},
-           "i7": {"She will have to eat.": ("B",), "She will eat.": ("A",)},
-           "i8": {"You will have to sleep.": ("C",)}}
-
-
-def test_shapes_learned_on_a_phenomenon_propose_batches_over_its_items() -> None:
-    batches = shape_batches("de-en", "Modal - future I", JUDGED, PENDING, SOURCES)
-    # "will have to" was decided both ways: the source word that separates the items is
-    # part of each batch, and each decides the matching outputs of the items still to do.
-    assert sorted((b.verdict, b.pattern, b.source, [(i, d.output) for i, d in b.decides])
-                  for b in batches) == [
-        ("fail", r"^\w+ will have to \w+\.$", r"\bsollen\b",
-         [("i6", "We will have to wait."), ("i8", "You will have to sleep.")]),
-        ("pass", r"^\w+ will have to \w+\.$", r"\bmüssen\b",
-         [("i5", "He will have to go."), ("i7", "She will have to eat.")])]
-    passed = next(b for b in batches if b.verdict == "pass")
-    assert passed.scope == "phenomenon Modal - future I" and passed.outcomes == 3
-    assert "whose source has 'müssen', in 2 Modal - future I items, was pass" in passed.learned
-    # A rejected batch is not proposed again.
-    again = shape_batches("de-en", "Modal - future I", JUDGED, PENDING, SOURCES,
-                          rejected=[passed.key])
-    assert [b.verdict for b in again] == ["fail"]
-    # Too few items to tell what a phenomenon's translations share: nothing is proposed.
-    few = {i: JUDGED[i] for i in ("i1", "i2")}
-    assert shape_batches("de-en", "Modal - future I", few, {"i5": PENDING["i5"]},
-                         SOURCES) == []
-
+# --- a paradigm some of whose items have rules (the TUI tests use it too) -------------
 
 MODAL_SUITE = """\
 pair: en-de
@@ -152,29 +60,7 @@ def modal(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def test_batches_learned_across_a_phenomenon_from_the_command_line(modal: Path) -> None:
-    base = ["--suite", str(modal / "suites"), "--suite", str(modal / "rules")]
-    outputs = str(modal / "outputs")
-    result = runner.invoke(app, ["batch", outputs, "--phenomenon", "modal pluperfect",
-                                 "--learned", *base])
-    assert result.exit_code == 0, result.output
-    found = [json.loads(line) for line in result.stdout.splitlines()]
-    assert [(f["phenomenon"], f["verdict"], f["items"]) for f in found] == [
-        ("Modal pluperfect", "pass", 3), ("Modal pluperfect", "fail", 3)]
-    assert {d["output"] for d in found[0]["decides"]} == set(MODAL_OUTPUTS["A"][3:])
-    # Recorded as listed: the pattern (and source word) of a proposal, with its verdict.
-    result = runner.invoke(app, ["batch", outputs, "--phenomenon", "Modal pluperfect",
-                                 "--pattern", found[1]["pattern"], "--verdict", "fail", *base])
-    assert "decided 3 outputs (3 outcomes) of phenomenon Modal pluperfect fail" in result.output
-    for wrong, message in ((["--learned"], "--learned needs --phenomenon"),
-                           (["--phenomenon", "Modal pluperfect", "--learned", "--source-has",
-                             "("], "leave out --source-has"),
-                           (["--phenomenon", "Modal pluperfect"], "--verdict is needed")):
-        result = runner.invoke(app, ["batch", outputs, *wrong, *base])
-        assert result.exit_code == 1 and message in result.output, result.output
-
-
-# --- accepting a suggestion writes the pattern and the examples; lint guards them -----------
+# --- a rule edit on a stale view is refused; undo only while the file is as it left it ----
 
 RULES = """\
 pair: en-de
@@ -198,7 +84,8 @@ items:
 """
 
 
-def test_accepted_suggestion_keeps_the_file_and_lint_guards_it(tmp_path: Path) -> None:
+def test_a_stale_rule_edit_is_refused_and_undo_only_restores_its_own_edit(
+        tmp_path: Path) -> None:
     rules = tmp_path / "rules" / "en-de" / "verbs.yaml"
     rules.parent.mkdir(parents=True)
     rules.write_text(RULES, encoding="utf-8")
@@ -207,37 +94,16 @@ def test_accepted_suggestion_keeps_the_file_and_lint_guards_it(tmp_path: Path) -
     suite = load_suite([tmp_path])
     rule = suite.rules[("en-de", "v1")]
     edit = set_regex(rules, "en-de", "v1", "positive_regex", r"had been sleeping|\bhad had\b",
-                     expected=view_of(rule),
-                     examples={"pass": ["I had had to sleep.", "I had had to go."]})
+                     expected=view_of(rule))
     assert rules.read_text(encoding="utf-8") == RULES.replace(
-        "'had been sleeping'", r"'had been sleeping|\bhad had\b'").replace(
-        "  - item: v2\n", "    examples:\n      pass:\n        - 'I had had to sleep.'\n"
-        "        - 'I had had to go.'\n  - item: v2\n")
+        "'had been sleeping'", r"'had been sleeping|\bhad had\b'")
     assert not lint([tmp_path]).problems
-    # Someone narrows the pattern by hand: the examples catch it.
     set_regex(rules, "en-de", "v1", "positive_regex", "had been sleep")
-    assert any("example labelled pass" in p.message for p in lint([tmp_path]).problems)
     with pytest.raises(StaleRule) as stale:  # an edit on the first view is stale now
         set_regex(rules, "en-de", "v1", "positive_regex", "y", expected=view_of(rule))
     assert stale.value.diff == ["positive_regex: 'had been sleeping' → 'had been sleep'"]
     with pytest.raises(Exception, match="changed since your edit"):
         undo_edit(edit)  # the file moved on: undo is refused, nothing written
-
-
-def test_suggest_command_for_scripting(project: Path) -> None:  # noqa: F811
-    base = ["--suite", str(project / "suites"), "--suite", str(project / "rules")]
-    outputs = project / "outputs"
-    (outputs / "C.txt").write_text("Tom hat endlich alles verraten, sagt man.\n"
-                                   "Die Prüfung war leicht.\n", encoding="utf-8")
-    assert runner.invoke(app, ["verdict", "idiom-01", "pass", "--output",
-                               "Tom hat endlich alles verraten.", *base]).exit_code == 0
-    result = runner.invoke(app, ["suggest", str(outputs), *base, "--accept"])
-    assert result.exit_code == 0, result.output
-    assert '"item": "idiom-01"' in result.output and '"accepted": true' in result.output
-    text = (project / "rules" / "en-de" / "mwe.yaml").read_text(encoding="utf-8")
-    assert "# the positive pattern is deliberately narrow" in text
-    assert "examples:" in text and "Tom hat endlich alles verraten." in text
-    assert not [p for p in lint([project / "suites", project / "rules"]).problems if p.fatal]
 
 
 # --- why did the rule miss ------------------------------------------------------------------
@@ -385,10 +251,11 @@ def test_blind_sample_and_agreement_per_category(dfki_dir: Path, wmt, tmp_path: 
     assert len(result.disagreements) == 8
 
 
-# --- the simulation of #15 ------------------------------------------------------------------
+# --- the simulation of #19 ------------------------------------------------------------------
 
 
-def test_triage_simulation_never_decides_against_the_oracle(data: Path) -> None:
+def test_triage_simulation_counts_reading_and_never_decides_against_the_oracle(
+        data: Path) -> None:
     import importlib
 
     spec = importlib.util.spec_from_file_location("triage_sim", REPO / "bench" / "triage_sim.py")
@@ -398,29 +265,27 @@ def test_triage_simulation_never_decides_against_the_oracle(data: Path) -> None:
 
     sys.modules["triage_sim"] = sim  # its dataclasses look their module up
     spec.loader.exec_module(sim)
-    from testsuite.dfki import import_dfki
-    from testsuite.inputs import load_outputs
-
-    suite_dir = Path(__import__("tempfile").mkdtemp())
-    import_dfki(data / "dfki-mt-testsuite" / "de-en" / "items.json", suite_dir)
-    suite = load_suite([suite_dir])
-    systems, _ = load_outputs(suite, [data / "wmt21" / "txt-ts"], pair="de-en")
-    cache = RegexCache()
-    items = sim.oracle_of(suite, systems, "de-en", cache,
-                          ["Modal - pluperfect", "Modal negated - future I", "Gapping"])
-    phenomena = {i: suite.items[("de-en", i)].phenomenon for i in items}
-    sources = {i: suite.items[("de-en", i)].source for i in items}
-    none, batches, across = (sim.simulate(mode, "de-en", items, phenomena, cache, sources)
-                             for mode in ("none", "batches", "phenomena"))
-    assert none.resolved == batches.resolved == across.resolved > 0
-    assert none.decisions == sum(len([o for o, (_, v) in outputs.items()
-                                      if v in ("pass", "fail")]) for outputs in items.values())
-    assert batches.against_oracle == 0 and none.against_oracle == 0
+    loaded = sim.load(data / "dfki-mt-testsuite" / "de-en" / "items.json",
+                      [data / "wmt21" / "txt-ts"], "de-en",
+                      ["Modal - pluperfect", "Modal negated - future I", "Gapping"])
+    items = loaded[0]
+    (none, _), (across, hurried) = sim.simulate(loaded, "de-en", ["none", "phenomenon"])
+    assert none.resolved == across.resolved > 0
+    distinct = sum(len([o for o, (_, v) in outputs.items() if v in ("pass", "fail")])
+                   for outputs in items.values())
+    # Asked once per distinct output: one decision and one output read each.
+    assert none.decisions == none.reads == none.manual == distinct
+    # With proposals: fewer decisions, every preview row counted as read, none against the
+    # oracle for the careful annotator; the hurried one read only what fits at 80×24.
+    assert across.accepted > 0 and across.decisions < none.decisions
+    assert across.reads >= across.manual + across.accepted
     assert across.against_oracle == 0
-    assert batches.decisions < 0.8 * none.decisions
-    # Batches across a phenomenon's items take fewer decisions than batches per item.
-    assert across.shapes_accepted > 0 and across.decisions < batches.decisions
-    shutil.rmtree(suite_dir)
+    assert across.offered_outputs >= across.right_outputs > 0
+    assert hurried.resolved == across.resolved and hurried.decisions > 0
+    row = sim.summary(across, hurried)
+    assert set(row) >= {"mode", "decisions_per_output", "reads_per_output",
+                        "proposal_precision", "skim_against_oracle", "against_oracle",
+                        "resolved_outputs"}
 
 
 def test_agreement_commands_sample_blind_then_report(project: Path) -> None:  # noqa: F811

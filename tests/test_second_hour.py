@@ -295,8 +295,9 @@ def test_suggest_with_nothing_to_suggest_says_so(mine: Path) -> None:
     code, output = run("suggest", SAMPLES / "de-en", "--pair", "de-en", "--suite", mine)
     assert code == 0
     assert output.strip() == (
-        "nothing to suggest: no item has verdicts yet, and suggestions are learned from them "
-        "(decide some outputs first: testsuite triage, or testsuite verdict)")
+        "nothing to suggest: what was decided carries no pending output with an estimated "
+        "precision of 0.99 (decide more outputs first: testsuite triage, or testsuite "
+        "verdict)")
 
 
 def pending_entry(mine: Path) -> dict[str, str]:

@@ -14,7 +14,7 @@ replaces the file atomically, so a concurrent editor or a kill never leaves half
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal
@@ -95,8 +95,7 @@ def quote(pattern: str) -> str:
 
 
 def set_regex(rule_file: Path, pair: str, item: str, field: RegexField, pattern: str, *,
-              expected: Mapping[str, object] | None = None,
-              examples: Mapping[str, Sequence[str]] | None = None) -> Edit:
+              expected: Mapping[str, object] | None = None) -> Edit:
     """Set (or, with an empty pattern, remove) one regex of one rule in a rules file.
 
     Only the value of `field` in the rule entry of `item` changes; comments, formatting
@@ -112,8 +111,6 @@ def set_regex(rule_file: Path, pair: str, item: str, field: RegexField, pattern:
         pattern: The new pattern; empty removes the key.
         expected: The rule as the editor saw it (`view_of`); checked under the lock, so that
             an edit made on a stale view never overwrites someone else's newer one.
-        examples: Outputs to add to the rule's ``examples:`` (``pass`` and ``fail`` lists),
-            so that `testsuite lint` guards the new pattern; ones already there are skipped.
 
     Returns:
         The file before and after (for `undo_edit`).
@@ -148,26 +145,14 @@ def set_regex(rule_file: Path, pair: str, item: str, field: RegexField, pattern:
                        "the rule was changed in the file", file=where, item=item)
         # A byte-order mark belongs to the file, not to the YAML: edited around.
         bom = "\ufeff" if text.startswith("\ufeff") else ""
-        edited = _edit(text[len(bom):], pair, item, field, pattern, where)
-        added: dict[str, list[str]] = {}
-        if examples:
-            old = (entry or {}).get("examples") or {}
-            for kind in ("pass", "fail"):
-                have = set(old.get(kind) or []) if isinstance(old, dict) else set()
-                new = [e for e in dict.fromkeys(examples.get(kind, ())) if e not in have]
-                if new:
-                    added[kind] = new
-            if added:
-                edited = _add_examples(edited, pair, item, added, where)
-        edited = bom + edited
-        _check(before, edited, item, field, pattern, where, added)
+        edited = bom + _edit(text[len(bom):], pair, item, field, pattern, where)
+        _check(before, edited, item, field, pattern, where)
         write_text(rule_file, edited)  # keeps the author's permissions
     return Edit(rule_file, text, edited)
 
 
 def set_item_regex(suite: Suite, pair: str, item_id: str, field: RegexField,
-                   pattern: str, *, expected: Mapping[str, object] | None = None,
-                   examples: Mapping[str, Sequence[str]] | None = None) -> Edit:
+                   pattern: str, *, expected: Mapping[str, object] | None = None) -> Edit:
     """Set one regex of an item's rule where the suite keeps it (see `set_regex`).
 
     Returns:
@@ -189,8 +174,7 @@ def set_item_regex(suite: Suite, pair: str, item_id: str, field: RegexField,
         raise TestsuiteError(Problem(
             f"item {item_id} has no rule in a rules file; add one under rules/{pair}/ first",
             file=item.file, line=item.line, item=item_id))
-    return set_regex(Path(rule.file), pair, item_id, field, pattern, expected=expected,
-                     examples=examples)
+    return set_regex(Path(rule.file), pair, item_id, field, pattern, expected=expected)
 
 
 def _read(path: Path) -> str:
@@ -301,73 +285,12 @@ def _remove(text: str, entry: _Entry, index: int, value_end: int) -> str:
     return text[:line_start] + (text[line_end + 1:] if line_end >= 0 else "")
 
 
-def _last_end(node: Any, text: str) -> int:
-    """Where the last scalar inside `node` ends (comments after it are not part of it)."""
-    import yaml
-
-    while isinstance(node, (yaml.MappingNode, yaml.SequenceNode)) and node.value:
-        last = node.value[-1]
-        node = last[1] if isinstance(node, yaml.MappingNode) else last
-    start, end = node.start_mark.index, node.end_mark.index
-    return start + len(text[start:end].rstrip())
-
-
-def _insert_after(text: str, position: int, lines: list[str]) -> str:
-    """Insert whole lines after the line holding `position`, with the file's line ends."""
-    line_end = text.find("\n", position)
-    newline = "\r\n" if line_end > 0 and text[line_end - 1] == "\r" else "\n"
-    block = "".join(line + newline for line in lines)
-    if line_end < 0:
-        return text + newline + block.removesuffix(newline)
-    return text[:line_end + 1] + block + text[line_end + 1:]
-
-
-def _add_examples(text: str, pair: str, item: str, added: Mapping[str, Sequence[str]],
-                  where: str) -> str:
-    """Append outputs to the entry's ``examples:`` lists, creating what is missing."""
-    import yaml
-
-    for kind, outputs in added.items():
-        entry = _find_entry(text, pair, item, where)
-        item_index = entry.find("item")
-        assert item_index is not None
-        indent = entry.pairs[item_index][0].start_mark.column
-        index = entry.find("examples")
-        if index is None:
-            lines = [" " * indent + "examples:", " " * (indent + 2) + f"{kind}:"]
-            lines += [" " * (indent + 4) + f"- {quote(o)}" for o in outputs]
-            text = _insert_after(text, _last_end(entry.node, text), lines)
-            continue
-        examples = entry.pairs[index][1]
-        if not isinstance(examples, yaml.MappingNode) or examples.flow_style:
-            raise TestsuiteError(Problem("the rule's examples are not a block mapping; add "
-                                         "them by hand", file=where, item=item,
-                                         line=examples.start_mark.line + 1))
-        found = _Entry(examples, list(examples.value)).find(kind)
-        if found is None:
-            key_column = (examples.value[0][0].start_mark.column if examples.value
-                          else indent + 2)
-            lines = [" " * key_column + f"{kind}:"]
-            lines += [" " * (key_column + 2) + f"- {quote(o)}" for o in outputs]
-            text = _insert_after(text, _last_end(examples, text), lines)
-            continue
-        listed = examples.value[found][1]
-        if not isinstance(listed, yaml.SequenceNode) or listed.flow_style or not listed.value:
-            raise TestsuiteError(Problem(f"the rule's examples {kind!r} are not a block list; "
-                                         "add them by hand", file=where, item=item,
-                                         line=listed.start_mark.line + 1))
-        dash = listed.start_mark.column
-        lines = [" " * dash + f"- {quote(o)}" for o in outputs]
-        text = _insert_after(text, _last_end(listed, text), lines)
-    return text
-
-
 def _check(before: Any, new: str, item: str, field: RegexField, pattern: str,
-           where: str, added: Mapping[str, Sequence[str]] | None = None) -> None:
+           where: str) -> None:
     """The new text must read back as the old data (`before`, as `_parse` read it) with only
-    `field` of `item` changed (and the `added` examples appended)."""
+    `field` of `item` changed."""
     after = _parse(new, where)
-    expected = _with_field(before, item, field, pattern, added or {})
+    expected = _with_field(before, item, field, pattern)
     if after != expected:
         raise TestsuiteError(Problem(
             f"editing {field} of item {item} would not give the intended rule; nothing was "
@@ -383,8 +306,7 @@ def _parse(text: str, where: str) -> Any:
                                      f"changed: {exc}", file=where)) from None
 
 
-def _with_field(data: Any, item: str, field: RegexField, pattern: str,
-                added: Mapping[str, Sequence[str]]) -> Any:
+def _with_field(data: Any, item: str, field: RegexField, pattern: str) -> Any:
     rules = []
     for rule in data.get("rules") or []:
         if isinstance(rule, dict) and str(rule.get("item")) == item:
@@ -393,10 +315,5 @@ def _with_field(data: Any, item: str, field: RegexField, pattern: str,
                 rule[field] = pattern
             else:
                 rule.pop(field, None)
-            if added:
-                examples = dict(rule.get("examples") or {})
-                for kind, outputs in added.items():
-                    examples[kind] = [*(examples.get(kind) or []), *outputs]
-                rule["examples"] = examples
         rules.append(rule)
     return {**data, "rules": rules}

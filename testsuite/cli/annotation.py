@@ -52,21 +52,22 @@ def export(
     quiet: QuietOption = False,
 ) -> None:
     """Write the pending decisions as a spreadsheet to fill in (verdict, note columns)."""
-    from ..verdicts.queue import evaluation_rows, outputs_by_item, pending_warnings
+    from ..verdicts.queue import evaluation_rows, pending_warnings
     from ..verdicts.sheets import export_rows, write_sheet
-    from ..verdicts.suggest import suggest
+    from ..verdicts.suggest import Suggestions, by_item
 
     loaded, evaluation = _evaluate(inputs, quiet)
     pending = pending_warnings(evaluation, loaded, categories=category, phenomena=phenomenon,
                                systems=system)
-    by_item = outputs_by_item(evaluation_rows(evaluation))
+    # The suggested verdict of an output: that of the proposal deciding it, learned from the
+    # decided outputs of its phenomenon (most outcomes decided first).
+    judged = by_item(evaluation_rows(evaluation))
+    suggestions = Suggestions(loaded)
     suggested: dict[tuple[str, str, str], str] = {}
-    for key in {(p.pair, p.item) for p in pending}:
-        rule = loaded.rules.get(key)
-        if rule is not None and rule.verdicts:
-            for found in suggest(key[0], key[1], rule, by_item.get(key, {}))[:1]:
-                for decided in found.decides:
-                    suggested[(*key, decided.output)] = decided.outcome
+    for pair, name in dict.fromkeys((p.pair, p.phenomenon) for p in pending):
+        for proposal in suggestions.learn(pair, name, judged, pending):
+            for item_id, decided in proposal.decides:
+                suggested.setdefault((pair, item_id, decided.output), decided.outcome)
     rows = export_rows(pending, loaded, suggested)
     write_sheet(out, rows)
     _console().print(f"wrote {len(rows)} pending decisions to {_escape(str(out))}; fill in "
@@ -219,45 +220,17 @@ def batch(
     annotator: AnnotatorOption = None,
     dry_run: Annotated[bool, typer.Option(
         "--dry-run", help="Only show what would be decided.")] = False,
-    learned: Annotated[bool, typer.Option(
-        "--learned", help="Only list the batches learned across the --phenomenon from the "
-        "shapes of its decided outputs, one JSON object each (record one with its "
-        "--pattern, --source-has and --verdict).")] = False,
     quiet: QuietOption = False,
 ) -> None:
-    """Decide many pending outputs at once: those of an item or phenomenon that match."""
+    """Decide many pending outputs at once: those of an item or phenomenon that match (the
+    proposals learned from decided outputs: testsuite suggest)."""
     from ..errors import TestsuiteError
-    from ..verdicts.batch import apply, learned_across, select
-    from ..verdicts.queue import evaluation_rows, pending_warnings
+    from ..verdicts.batch import apply, select
+    from ..verdicts.queue import pending_warnings
 
-    if learned and phenomenon is None:
-        raise TestsuiteError("--learned needs --phenomenon: batches are learned across the "
-                             "items of one phenomenon")
-    if learned:
-        given = [name for name, value in (("--verdict", decision), ("--item", item),
-                                          ("--pattern", pattern), ("--source-has", source_has))
-                 if value]
-        if given:
-            raise TestsuiteError(f"--learned only lists the learned batches: leave out "
-                                 f"{', '.join(given)} (record one without --learned)")
-    if not learned and decision is None:
+    if decision is None:
         raise TestsuiteError("--verdict is needed: pass or fail")
     loaded, evaluation = _evaluate(inputs, quiet)
-    if learned:
-        pending = pending_warnings(evaluation, loaded, phenomena=[phenomenon or ""])
-        # As the suite spells it, per pair (names.pick takes any case).
-        spelled = dict.fromkeys((e.pair, e.phenomenon) for e in pending)
-        found = [(name, b) for pair, name in spelled for b in learned_across(
-            pair, name, evaluation_rows(evaluation), loaded, pending)]
-        for name, proposal in found:
-            typer.echo(json_text({
-                "pair": proposal.pair, "phenomenon": name, "verdict": proposal.verdict,
-                "pattern": proposal.pattern, "source_has": proposal.source,
-                "learned": proposal.learned, "items": len({i for i, _ in proposal.decides}),
-                "decides": [{"item": i, "output": d.output, "systems": list(d.systems)}
-                            for i, d in proposal.decides]}))
-        _console(stderr=True).print(f"{len(found)} batches learned across the phenomenon")
-        return
     assert decision is not None
     chosen = select(pending_warnings(evaluation, loaded), decision, pattern, item=item,
                     phenomenon=phenomenon, source=source_has)
@@ -270,4 +243,5 @@ def batch(
         console.print(f"would decide {_escape(what)} {decision}")
         return
     apply(loaded, chosen, annotator)
-    console.print(f"decided {_escape(what)} {decision}")
+    console.print(f"decided {_escape(what)} {decision}: proposal {chosen.id} (testsuite "
+                  f"revoke {chosen.id} takes them back)")

@@ -221,57 +221,59 @@ def revoke(
 @with_inputs
 def suggest(
     inputs: InputSpec,
+    phenomenon: PhenomenonOption = None,
     item: Annotated[list[str] | None, typer.Option(
-        help="Only this item (repeatable).", show_default=False, metavar="ID")] = None,
-    accept: Annotated[bool, typer.Option(
-        "--accept", help="Write the best suggestion of each item into its rules file, with "
-        "the decided outputs as examples.")] = False,
+        help="Only what the proposals decide of this item (repeatable).", show_default=False,
+        metavar="ID")] = None,
+    accept: Annotated[list[str] | None, typer.Option(
+        "--accept", help="Record the proposal with this id, as listed (repeatable): its "
+        "verdicts carry the id (testsuite revoke ID takes them back).", show_default=False,
+        metavar="ID")] = None,
+    annotator: AnnotatorOption = None,
     quiet: QuietOption = False,
 ) -> None:
-    """Rule suggestions learned from the verdicts, one JSON object per item."""
-    from ..verdicts.queue import evaluation_rows, outputs_by_item
-    from ..verdicts.suggest import accept as accept_suggestion
-    from ..verdicts.suggest import suggest as learn
+    """Proposals learned from the decided outputs, one JSON object each: the verdict, what it
+    decides, what it was learned from, its estimated precision and its id."""
+    from ..errors import TestsuiteError
+    from ..verdicts.batch import apply
+    from ..verdicts.queue import evaluation_rows, pending_warnings
+    from ..verdicts.suggest import Suggestions, by_item
 
     loaded, evaluation = _evaluate(inputs, quiet)
-    wanted = set(item or ())
-    by_item = outputs_by_item(row for row in evaluation_rows(evaluation)
-                              if not wanted or row[1] in wanted)
-    accepted = decided = suggested = 0
-    for key, outputs_of in by_item.items():
-        rule = loaded.rules.get(key)
-        if rule is None or not rule.verdicts:
-            continue
-        decided += 1
-        found = learn(key[0], key[1], rule, outputs_of)
-        if not found:
-            continue
-        suggested += 1
-        best = found[0]
-        line: dict[str, object] = {
-            "pair": key[0], "item": key[1], "field": best.field, "learned": best.learned,
-            "pattern": best.pattern, "examples": best.examples,
-            "decides": [{"output": d.output, "systems": list(d.systems),
-                         "outcome": d.outcome} for d in best.decides]}
-        if accept and rule.file:
-            accept_suggestion(loaded, best)
+    pending = pending_warnings(evaluation, loaded, phenomena=phenomenon)
+    rows = by_item(evaluation_rows(evaluation))
+    suggestions = Suggestions(loaded)
+    wanted = list(dict.fromkeys(item or ()))
+    found = []
+    for pair, name in dict.fromkeys((e.pair, e.phenomenon) for e in pending):
+        for proposal in suggestions.learn(pair, name, rows, pending):
+            if not wanted:
+                found.append(proposal)
+            found += [proposal.within(i) for i in wanted if i in proposal.items]
+    chosen = {p.id: p for p in found}
+    unknown = [i for i in accept or () if i not in chosen]
+    if unknown:
+        raise TestsuiteError(f"no proposal {', '.join(unknown)} among those listed now "
+                             "(nothing was recorded): list them again without --accept")
+    for proposal in found:
+        line = proposal.as_dict()
+        if proposal.id in (accept or ()):
+            apply(loaded, proposal, annotator)
             line["accepted"] = True
-            accepted += 1
         typer.echo(json_text(line))
     console = _console(stderr=True)
-    if not decided:
-        console.print("nothing to suggest: no item" + (" named" if wanted else "")
-                      + " has verdicts yet, and suggestions are learned from them (decide "
-                      "some outputs first: testsuite triage, or testsuite verdict)")
-    elif not suggested:
-        console.print(f"nothing to suggest: the verdicts of the {decided} item"
-                      f"{'s' if decided != 1 else ''} with verdicts give no pattern that "
-                      "decides a pending output of theirs (more decisions may give one)")
-    elif accept:
-        console.print(f"{accepted} suggestions written into the rules files")
+    if accept:
+        console.print(f"{len(set(accept))} proposal{'s' if len(set(accept)) != 1 else ''} "
+                      "recorded (testsuite revoke ID takes one back)")
+    elif not found:
+        from ..verdicts.proposals import DEFAULT
+
+        console.print("nothing to suggest: what was decided carries no pending output with "
+                      f"an estimated precision of {DEFAULT.min_precision} (decide more "
+                      "outputs first: testsuite triage, or testsuite verdict)")
     else:
-        console.print(f"{suggested} suggestion{'s' if suggested != 1 else ''} (--accept "
-                      "writes them into the rules files)")
+        console.print(f"{len(found)} proposal{'s' if len(found) != 1 else ''} (--accept ID "
+                      "records one)")
 
 
 def terminal_missing() -> str | None:
@@ -325,8 +327,8 @@ def triage(
     `testsuite verdict`.
 
     Keys: p pass, f fail, s skip, u undo your last action, n note, g go to an item id or a
-    text, ←/→ (or j/k) move, e/E edit the positive/negative regex, a accept the rule
-    suggestion shown, b batch, / filter, tab then ↑/↓/PgUp/PgDn scroll a panel, q quit (or
+    text, ←/→ (or j/k) move, e/E edit the positive/negative regex, a proposal: review the
+    one shown (enter accepts it), b batch, / filter, tab then ↑/↓/PgUp/PgDn scroll a panel, q quit (or
     Ctrl-C).
     """
     from ..errors import TestsuiteError

@@ -2,9 +2,9 @@
 
 Layout (see ``triage.tcss``): the entry (item, what to judge, source, highlighted output,
 the systems that produced it, the note, why the rule missed), then the item's rule with the
-suggestion learned from its verdicts, then every system's output of the item with its
-outcome, then the progress. `tab` chooses the panel that ↑/↓/PgUp/PgDn scroll, so every
-panel can be read on an 80×24 terminal; ←/→ always move in the queue.
+best proposal that decides the output (``a`` reviews it), then every system's output of the
+item with its outcome, then the progress. `tab` chooses the panel that ↑/↓/PgUp/PgDn
+scroll, so every panel can be read on an 80×24 terminal; ←/→ always move in the queue.
 
 The app draws a `TriageSession` and maps keys to its methods; every pass or fail is on
 disk (locked, atomic) before the next entry is drawn. Every second it takes in what other
@@ -47,8 +47,8 @@ from .render import (
     highlight,
     labelled,
     progress_text,
+    proposal_text,
     rule_text,
-    suggestion_text,
     why_text,
 )
 from .session import BatchDone, Decision, Key, RuleEdit, TriageSession, key_of
@@ -107,7 +107,7 @@ class TriageApp(App[int]):
         Binding("q", "quit_triage", "quit"),
         Binding("s", "skip", "skip"),
         Binding("n", "note", "note"),
-        Binding("a", "accept", "accept"),
+        Binding("a", "accept", "proposal"),
         Binding("b", "batch", "batch"),
         Binding("g", "jump", "go to"),
         Binding("right,j", "next", "next", show=False),
@@ -147,7 +147,7 @@ class TriageApp(App[int]):
             yield VerticalScroll(Static(id="heading"), Static(id="judge"), Static(id="source"),
                                  Static(id="output"), Static(id="shared"), Static(id="why"),
                                  id="entry")
-            yield VerticalScroll(Static(id="rule"), Static(id="suggestion"), id="rule-box")
+            yield VerticalScroll(Static(id="rule"), Static(id="proposal"), id="rule-box")
             table: DataTable[Text] = DataTable(id="systems", cursor_type="none",
                                                zebra_stripes=True)
             yield table
@@ -268,7 +268,7 @@ class TriageApp(App[int]):
             for why in session.left_out_filtered():
                 empty.append(f"\n{why}", style="yellow")
             self.query_one("#heading", Static).update(empty)
-            for name in ("judge", "source", "output", "shared", "why", "rule", "suggestion"):
+            for name in ("judge", "source", "output", "shared", "why", "rule", "proposal"):
                 self.query_one(f"#{name}", Static).update("")
             return
         decision = session.decided.get((entry.pair, entry.item, entry.output))
@@ -293,10 +293,7 @@ class TriageApp(App[int]):
         self.query_one("#why", Static).update(
             why_text(partial_matches(rule, entry.output, session.why_cache)))
         self.query_one("#rule", Static).update(rule_text(rule, entry))
-        suggestions = session.suggestions(entry)
-        self.query_one("#suggestion", Static).update(
-            suggestion_text(suggestions[0] if suggestions else None,
-                            session.proposed_batch(entry)))
+        self.query_one("#proposal", Static).update(proposal_text(session.proposal(entry)))
         # The systems that produced this output first: they are what is being decided.
         outcomes = sorted(session.outcomes(entry), key=lambda o: o.output.strip() != entry.output)
         widths = [max([6, *(len(o.system) for o in outcomes)]), 7,
@@ -590,25 +587,30 @@ class TriageApp(App[int]):
         self.prompt(RegexScreen(self.session, entry, field), done)
 
     def action_accept(self) -> None:
-        """Accept the suggestion shown: its pattern and examples go into the rules file."""
+        """Review the proposal shown in its preview; its verdicts are recorded only from
+        there (`ProposalScreen`)."""
+        from .screens import ProposalScreen
+
         assert self.session is not None
         entry = self.pressed_on()
         if entry is None:
             return
-        suggestions = self.session.suggestions(entry)
-        if not suggestions:
-            self.say("no suggestion for this item (decide a few of its outputs first)",
-                     "warning")
+        proposal = self.session.proposal(entry)
+        if proposal is None:
+            self.say("no proposal for this output (they are learned from decided outputs of "
+                     "its phenomenon)", "warning")
             return
-        chosen = suggestions[0]
-        try:
-            self.session.accept(chosen)
-        except TestsuiteError as exc:
-            self.report(exc)
-            return
-        self.say(f"{chosen.field} of {chosen.item} is now {chosen.pattern!r}: "
-                 f"{counted(len(chosen.decides), 'output')} decided, examples added (u undoes)")
-        self.show()
+
+        def done(result: object) -> None:
+            if isinstance(result, BatchDone):
+                self.say(f"{counted(len(result.recorded), 'output')} decided "
+                         f"{result.batch.verdict} by proposal {result.batch.id} (u undoes it; "
+                         f"later: testsuite revoke {result.batch.id})")
+            elif result == "rejected":
+                self.say(f"proposal {proposal.id} rejected: not proposed again here")
+            self.show()
+
+        self.push_screen(ProposalScreen(self.session, proposal), done)
 
     def action_batch(self) -> None:
         """Decide many pending outputs of the item or phenomenon at once, with a preview."""

@@ -5,14 +5,15 @@ Pure functions from session data to `rich.text.Text`, so the app only places the
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from rich.table import Table
 from rich.text import Text
 
 from ..matching import DEFAULT_TIMEOUT, RegexCache
 from ..model import DISAGREEMENT, Rule, Verdict
-from ..verdicts.batch import Batch
+from ..verdicts.proposals import PreviewRow, Proposal
 from ..verdicts.queue import Pending
-from ..verdicts.suggest import Suggestion
 from ..verdicts.why import Partial
 from ..words import counted
 from .session import Decision, Progress
@@ -22,6 +23,32 @@ NEGATIVE = "bold white on red3"
 OUTCOME_STYLES = {"pass": "green", "fail": "red", "warning": "yellow", "missing": "dim"}
 #: Most verdicts listed under the rule (the latest ones).
 SHOWN_VERDICTS = 6
+#: Columns of a preview table before the output: the item and the outputs of the row.
+PREVIEW_COLUMNS = (10, 4)
+#: The terminal the hurried annotator of ``bench/triage_sim.py`` reads previews on.
+HURRIED_SCREEN = (80, 24)
+
+
+def preview_room(proposal: Proposal, width: int, height: int) -> tuple[int, int]:
+    """The width of a proposal dialog's output column and the lines its rows have, on a
+    `width` × `height` terminal (`testsuite.tui.screens.ProposalScreen`: the dialog takes
+    the screen, a thick border, one column of padding; its head, the table's header, a
+    status line and a help line above and below the rows; a test checks both on screen)."""
+    inner = width - 4
+    output = inner - sum(PREVIEW_COLUMNS) - 2 * (len(PREVIEW_COLUMNS) + 1) - 2
+    lines = height - 2 - len(proposal_header(proposal, inner)) - 1 - 2
+    return max(output, 10), max(lines, 1)
+
+
+def rows_that_fit(rows: Sequence[PreviewRow], width: int, lines: int) -> int:
+    """How many of a preview's rows are shown whole at once in `lines` lines of a table
+    whose output column is `width` cells wide (at least one, if there is one)."""
+    used = 0
+    for index, row in enumerate(rows):
+        used += len(wrapped(row_text(row), width))
+        if used > lines:
+            return max(index, 1)
+    return len(rows)
 
 
 def highlight(output: str, rule: Rule | None, cache: RegexCache) -> Text:
@@ -91,37 +118,51 @@ def why_text(partials: list[Partial]) -> Text:
     return text
 
 
-def suggestion_text(suggestion: Suggestion | None, batch: Batch | None = None) -> Text:
-    """The best suggestion learned from the item's verdicts, with what it decides, and the
-    batch learned from its phenomenon."""
+def proposal_text(proposal: Proposal | None) -> Text:
+    """The best proposal that decides the entry's output: what it decides, why, what it was
+    learned from and its estimated precision (``a`` opens its preview)."""
     text = Text()
-    if batch is not None:
-        text.append("batch (b proposes it): ", style="bold magenta")
-        text.append(f"{batch.verdict} the {counted(len(batch.decides), 'pending output')} ")
-        items = len({item for item, _ in batch.decides})
-        if batch.scope.startswith("phenomenon"):
-            text.append(f"of {counted(items, 'item')} of the phenomenon ")
-        text.append("matching ")
-        text.append(batch.pattern, style="bold")
-        if batch.source:
-            text.append(" where the source matches ")
-            text.append(batch.source, style="bold")
-        text.append(f" — {batch.learned}", style="dim")
-    if suggestion is None:
+    if proposal is None:
         return text
-    if text:
-        text.append("\n")
-    kind = "positive" if suggestion.field == "positive_regex" else "negative"
-    text.append("suggestion (a accepts): ", style="bold magenta")
-    text.append(f"add to the {kind} regex ")
-    text.append(suggestion.learned, style=POSITIVE if kind == "positive" else NEGATIVE)
-    text.append(f" — decides {counted(len(suggestion.decides), 'pending output')} "
-                f"({counted(suggestion.outcomes, 'outcome')}):")
-    for decided in suggestion.decides:
-        text.append("\n  ")
-        text.append(f"{decided.outcome:<4}", style=OUTCOME_STYLES[decided.outcome])
-        text.append(f" {decided.output}")
+    items = len(proposal.items)
+    text.append("proposal (a reviews it): ", style="bold magenta")
+    text.append(proposal.verdict, style=f"bold {OUTCOME_STYLES[proposal.verdict]}")
+    text.append(f" {counted(len(proposal.decides), 'pending output')} of "
+                f"{counted(items, 'item')} ({counted(proposal.outcomes, 'outcome')})")
+    text.append(f"\n  {proposal.why}", style="dim")
+    text.append(f"\n  {proposal.evidence_text()}; {proposal.estimate_text()}", style="dim")
     return text
+
+
+def proposal_header(proposal: Proposal, width: int) -> list[tuple[str, str]]:
+    """The head of a proposal's dialog as (line, style), wrapped at `width` cells: what it
+    decides, why, what it was learned from and its estimate (every line is shown whole)."""
+    import textwrap
+
+    items = len(proposal.items)
+    parts = [
+        (f"{proposal.verdict.upper()}: {counted(len(proposal.decides), 'output')} of "
+         f"{counted(items, 'item')} ({counted(proposal.outcomes, 'outcome')}) of "
+         f"{proposal.scope} · {proposal.id}", f"bold {OUTCOME_STYLES[proposal.verdict]}"),
+        (f"why: {proposal.why}", ""),
+        (f"{proposal.evidence_text()}; {proposal.estimate_text()}".rstrip("; "), "dim")]
+    return [(line, style) for part, style in parts
+            for line in textwrap.wrap(part, width, break_long_words=True,
+                                      break_on_hyphens=False)]
+
+
+def row_text(row: PreviewRow) -> str:
+    """A preview row as shown: the output least like the evidence, and how many more like
+    it (the same construction in other items) the row decides."""
+    more = len(row.outputs) - 1
+    return row.shown + (f"  (+{more} like it, {counted(row.items, 'item')})" if more else "")
+
+
+def wrapped(text: str, width: int) -> list[str]:
+    """`text` in lines of at most `width` cells, as a preview row shows it."""
+    import textwrap
+
+    return textwrap.wrap(text, width, break_long_words=True, break_on_hyphens=False) or [""]
 
 
 def labelled(label: str, body: Text | str, style: str = "bold") -> Table:

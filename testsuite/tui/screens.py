@@ -7,9 +7,9 @@ Every dialog sends the keys typed before its input has focus into that input
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import partial
-from typing import cast
+from typing import Any, cast
 
 from rich.text import Text
 from textual import events, on
@@ -21,10 +21,21 @@ from textual.widgets import DataTable, Input, Label, Static
 
 from ..errors import Stale, TestsuiteError
 from ..rule_edit import RegexField
-from ..verdicts.batch import Batch
+from ..verdicts.proposals import PreviewRow, Proposal
 from ..verdicts.queue import Pending
 from ..words import counted
-from .render import NEGATIVE, OUTCOME_STYLES, POSITIVE, highlight, labelled
+from .render import (
+    NEGATIVE,
+    OUTCOME_STYLES,
+    POSITIVE,
+    PREVIEW_COLUMNS,
+    highlight,
+    labelled,
+    preview_room,
+    proposal_header,
+    row_text,
+    wrapped,
+)
 from .session import CONFIRM_CHANGES, Change, TriageSession
 
 #: Checks a prompt's text; returns why it is not acceptable, or None.
@@ -351,37 +362,36 @@ class BatchScreen(TypeAhead, ModalScreen[object]):
         entry = session.current
         assert entry is not None
         self.entry: Pending = entry
-        # Start from the batch learned on the phenomenon, if there is one.
-        self.proposed = session.proposed_batch()
-        self.verdict = self.proposed.verdict if self.proposed else "pass"
-        across = self.proposed is not None and self.proposed.scope.startswith("phenomenon")
-        self.scope = "phenomenon" if across else "item"
-        # A batch learned across the phenomenon may keep to items whose source has a word.
-        self.source = self.proposed.source if self.proposed else ""
-        self.chosen: Batch | None = None
+        self.verdict = "pass"
+        self.scope = "item"
+        self.source = ""  # a regex the items' sources must match (a phenomenon batch)
+        self.chosen: Proposal | None = None
+        self.rows: list[PreviewRow] = []  # the preview of `chosen`
+        self.confirming = False  # enter was pressed with rows of the preview not shown yet
         self.error: str | None = None
 
     def compose(self) -> ComposeResult:
+        table = PreviewTable(id="batch-preview")
+        table.can_focus = False  # the pattern keeps the focus; ↑/↓ move the table's cursor
         with Vertical(classes="dialog wide"):
             yield Label("", id="batch-title", classes="dialog-title")
-            yield Input(self.proposed.pattern if self.proposed else "", id="batch-input",
+            yield Input("", id="batch-input",
                         placeholder="regex the outputs contain (empty: all pending outputs)",
                         select_on_focus=False)
-            if self.proposed:
-                yield Label(Text(f"proposed: {self.proposed.learned}", style="italic"),
-                            classes="dialog-help")
             # The keys before the preview: on a small screen the preview's end is cut, not them.
             yield Label(Text("enter record · ctrl+p/ctrl+f pass/fail · ctrl+s item/phenomenon"
                              "\n↑↓ then ctrl+o: that output the other way · escape cancel"),
                         classes="dialog-help")
             yield Static("", id="batch-error", classes="error")
             yield Static("", id="batch-summary")
-            yield _table("batch-preview", rows=True)
+            yield table
 
     def on_mount(self) -> None:
-        """Preview every pending output of the item."""
+        """Preview every pending output of the item; follow the preview's scrolling."""
         super().on_mount()
         self.update_preview()
+        self.watch(self.query_one(PreviewTable), "scroll_y", lambda *_: self.summarise(),
+                   init=False)
 
     @on(Input.Changed, "#batch-input")
     def changed(self, event: Input.Changed) -> None:
@@ -406,21 +416,21 @@ class BatchScreen(TypeAhead, ModalScreen[object]):
         error.display = text is not None
 
     def action_row(self, step: int) -> None:
-        """Move the preview's cursor."""
+        """Move the preview's cursor (the preview scrolls with it)."""
         table = self.query_one("#batch-preview", DataTable)
         if table.row_count:
             table.move_cursor(row=max(0, min(table.cursor_row + step, table.row_count - 1)))
 
     def action_other_way(self) -> None:
-        """Decide the output under the cursor the other way (it leaves the batch)."""
+        """Decide the output shown on the cursor's row the other way (it leaves the batch)."""
         table = self.query_one("#batch-preview", DataTable)
-        if self.chosen is None or not self.chosen.decides:
+        if self.chosen is None or not self.rows:
             self.app.bell()
             return
-        row = min(table.cursor_row, len(self.chosen.decides) - 1)
-        item, decided = self.chosen.decides[row]
+        row = min(table.cursor_row, len(self.rows) - 1)
+        item, output = self.rows[row].item, self.rows[row].shown
         entry = next((e for e in self.session.all_pending() if (e.pair, e.item, e.output)
-                      == (self.chosen.pair, item, decided.output)), None)
+                      == (self.chosen.pair, item, output)), None)
         if entry is None:
             self.app.bell()
             return
@@ -430,7 +440,7 @@ class BatchScreen(TypeAhead, ModalScreen[object]):
         except TestsuiteError as exc:
             self.show_error(str(exc))
             return
-        self.notify(f"{item}: {decided.output!r} decided {other}", timeout=4, markup=False)
+        self.notify(f"{item}: {output!r} decided {other}", timeout=4, markup=False)
         self.update_preview()
         if table.row_count:
             table.move_cursor(row=min(row, table.row_count - 1))
@@ -444,8 +454,10 @@ class BatchScreen(TypeAhead, ModalScreen[object]):
         self.query_one("#batch-title", Label).update(Text.assemble(
             "Batch: ", (self.verdict, f"bold {OUTCOME_STYLES[self.verdict]}"),
             f" every pending output of {where} that matches"))
-        table = self.query_one("#batch-preview", DataTable)
+        table = self.query_one(PreviewTable)
         table.clear(columns=True)
+        self.rows = []
+        self.confirming = False
         pattern = self.query_one("#batch-input", Input).value
         try:
             self.chosen = self.session.batch_preview(
@@ -458,22 +470,39 @@ class BatchScreen(TypeAhead, ModalScreen[object]):
             return
         self.error = None
         self.show_error(None)
+        self.rows = self.session.preview_rows(self.chosen) if self.chosen.decides else []
+        # The dialog is 95% wide; its border and padding, the table's cell padding and a
+        # scrollbar leave this much for the outputs.
+        table.show(self.rows, max(20, int(self.app.size.width * 0.95) - 30))
+        self.summarise()
+
+    def summarise(self) -> None:
+        """What the batch decides, and how many rows of its preview were not shown yet."""
+        if self.chosen is None:
+            return
         count = len(self.chosen.decides)
-        self.query_one("#batch-summary", Static).update(Text(
-            f"{counted(count, 'output')} ({counted(self.chosen.outcomes, 'outcome')}) "
-            f"would be {self.verdict}" + (":" if count else "")))
-        table.add_column(Text("item"), width=10)
-        table.add_column(Text("systems"), width=7)
-        table.add_column(Text("output"), width=max(20, int(self.app.size.width * 0.95) - 33))
-        for item, decided in self.chosen.decides:
-            table.add_row(Text(item), Text(str(len(decided.systems))), Text(decided.output),
-                          height=None)
+        text = Text(f"{counted(count, 'output')} ({counted(self.chosen.outcomes, 'outcome')}) "
+                    f"would be {self.verdict}" + (":" if count else ""))
+        unseen = self.rows[self.query_one(PreviewTable).seen():]
+        if unseen:
+            outputs = sum(len(r.outputs) for r in unseen)
+            text.append(f" {counted(len(unseen), 'row')} ({counted(outputs, 'output')}) not "
+                        "shown yet: ↓" + (" · enter again records them unseen"
+                                          if self.confirming else ""),
+                        style="bold red" if self.confirming else "yellow")
+        self.query_one("#batch-summary", Static).update(text)
 
     @on(Input.Submitted, "#batch-input")
     def record(self, event: Input.Submitted) -> None:
         """Record the batch."""
         if self.chosen is None or not self.chosen.decides:
             self.app.bell()
+            self.reopen()
+            return
+        if self.rows[self.query_one(PreviewTable).seen():] and not self.confirming:
+            self.confirming = True  # rows not shown yet: a second enter records them
+            self.app.bell()
+            self.summarise()
             self.reopen()
             return
         try:
@@ -490,6 +519,140 @@ class BatchScreen(TypeAhead, ModalScreen[object]):
             self.reopen()
             return
         self.close(done)
+
+    def action_cancel(self) -> None:
+        """Close without deciding."""
+        self.dismiss(None)
+
+
+class PreviewTable(DataTable[Text]):
+    """A proposal's preview: one row per group of outputs (the same construction in several
+    items), pre-wrapped so that each row is shown whole; it knows how many of its rows have
+    been on the screen so far (`seen`), as the person scrolls."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(cursor_type="row", zebra_stripes=True, **kwargs)
+        self.heights: list[int] = []
+        self.bottom = 0  # the lowest line of rows that was on the screen
+
+    def show(self, rows: Sequence[PreviewRow], width: int) -> None:
+        """Show `rows`, the output column `width` cells wide; nothing seen yet."""
+        self.clear(columns=True)
+        item_width, count_width = PREVIEW_COLUMNS
+        self.add_column(Text("item"), width=item_width)
+        self.add_column(Text("n"), width=count_width)
+        self.add_column(Text("output"), width=width)
+        self.heights = []
+        for row in rows:
+            lines = wrapped(row_text(row), width)
+            self.heights.append(len(lines))
+            self.add_row(Text(row.item, no_wrap=True, overflow="ellipsis"),
+                         Text(str(len(row.outputs))), Text("\n".join(lines)),
+                         height=len(lines))
+        self.bottom = 0
+
+    def seen(self) -> int:
+        """How many rows, from the first, have had their last line on the screen."""
+        header = self.header_height if self.show_header else 0
+        visible = self.scrollable_content_region.height - header
+        self.bottom = max(self.bottom, round(self.scroll_y) + visible)
+        count = end = 0
+        for height in self.heights:
+            end += height
+            if end > self.bottom:
+                break
+            count += 1
+        return count
+
+
+class ProposalScreen(ModalScreen[object]):
+    """Review a proposal before its verdicts are recorded (``a``).
+
+    The dialog takes the screen: what the proposal decides, why, what it was learned from
+    and its estimated precision, then its preview (`PreviewTable`: outputs grouped by
+    construction, those least like the evidence first), which scrolls with ↑/↓/PgUp/PgDn;
+    a status line says how many rows have not been on the screen yet. `enter` records the
+    verdicts (each with the proposal's id; ``u`` undoes them as one) — when rows were not
+    shown yet, only after a second `enter`; ``r`` rejects it (not proposed again in this
+    session); `escape` closes without deciding.
+    """
+
+    BINDINGS = [Binding("enter", "accept", "accept", priority=True),
+                Binding("r", "reject", "reject"),
+                Binding("escape", "cancel", "close")]
+
+    def __init__(self, session: TriageSession, proposal: Proposal) -> None:
+        super().__init__()
+        self.session = session
+        self.proposal = proposal
+        self.rows = session.preview_rows(proposal)
+        self.confirming = False  # enter was pressed with rows not shown yet
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog proposal"):
+            yield Static("", id="proposal-head")
+            yield PreviewTable(id="proposal-preview")
+            yield Static("", id="proposal-status")
+            yield Label(Text("enter accept · r reject · escape close · ↑↓ PgUp PgDn scroll"),
+                        id="proposal-help")
+
+    def on_mount(self) -> None:
+        """Draw the head and the rows; follow the scrolling."""
+        width, height = self.app.size
+        head = Text()
+        for index, (line, style) in enumerate(proposal_header(self.proposal, width - 4)):
+            head.append(("\n" if index else "") + line, style=style)
+        self.query_one("#proposal-head", Static).update(head)
+        table = self.query_one(PreviewTable)
+        table.show(self.rows, preview_room(self.proposal, width, height)[0])
+        table.focus()
+        self.watch(table, "scroll_y", lambda *_: self.update_status(), init=False)
+        self.call_after_refresh(self.update_status)
+
+    def unseen(self) -> list[PreviewRow]:
+        """The rows not on the screen yet."""
+        return self.rows[self.query_one(PreviewTable).seen():]
+
+    def update_status(self) -> None:
+        """Say how many rows (and outputs) have not been shown yet."""
+        unseen = self.unseen()
+        outputs = sum(len(r.outputs) for r in unseen)
+        if not unseen:
+            shown = "the row is shown" if len(self.rows) == 1 else \
+                f"all {len(self.rows)} rows shown"
+            text = Text(f"{shown} ({counted(len(self.proposal.decides), 'output')})",
+                        style="green")
+        else:
+            text = Text(f"{len(unseen)} of {counted(len(self.rows), 'row')} not shown yet "
+                        f"({counted(outputs, 'output')}): ↓ or PgDn", style="yellow")
+            if self.confirming:
+                text = Text(f"{counted(len(unseen), 'row')} ({counted(outputs, 'output')}) not "
+                            "shown yet: enter again accepts them unseen", style="bold red")
+        self.query_one("#proposal-status", Static).update(text)
+
+    def action_accept(self) -> None:
+        """Record the proposal's verdicts (asking again if rows were not shown)."""
+        if self.unseen() and not self.confirming:
+            self.confirming = True
+            self.app.bell()
+            self.update_status()
+            return
+        status = self.query_one("#proposal-status", Static)
+        try:
+            done = self.session.apply_batch(self.proposal)
+        except Stale as exc:
+            status.update(stale_text("Not recorded: the outputs changed since the proposal "
+                                     "was shown", exc, "Escape, and look at it again."))
+            return
+        except TestsuiteError as exc:
+            status.update(Text(str(exc), style="red"))
+            return
+        self.dismiss(done)
+
+    def action_reject(self) -> None:
+        """Do not propose it again in this session."""
+        self.session.reject(self.proposal)
+        self.dismiss("rejected")
 
     def action_cancel(self) -> None:
         """Close without deciding."""

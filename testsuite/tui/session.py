@@ -32,20 +32,13 @@ from ..errors import TestsuiteError, check_view
 from ..matching import DEFAULT_TIMEOUT, CompiledRule, RegexCache, regex_error
 from ..model import DISAGREEMENT, Rule, Suite, Verdict, in_force
 from ..rule_edit import Edit, RegexField, set_item_regex, undo_edit, view_of, with_regex
-from ..verdicts.batch import (
-    Batch,
-    apply,
-    learned_across,
-    phrase_batches,
-    select,
-    shared_phrases,
-)
+from ..verdicts.batch import apply, select
 from ..verdicts.batch import undo as undo_batch
-from ..verdicts.queue import Pending, Row, filter_names, outputs_by_item, pending_rows
+from ..verdicts.proposals import PreviewRow, Proposal
+from ..verdicts.queue import Pending, Row, filter_names, pending_rows
 from ..verdicts.queue import decide as decide_output
 from ..verdicts.store import record, remove, set_note
-from ..verdicts.suggest import Suggestion, suggest
-from ..verdicts.suggest import accept as accept_suggestion
+from ..verdicts.suggest import Suggestions
 from .filters import Filters
 from .shared import SharedFolder, Synced
 
@@ -79,9 +72,9 @@ class Decision:
 
 @dataclass
 class BatchDone:
-    """A batch recorded in this session: its verdicts are undone as one."""
+    """A batch or proposal recorded in this session: its verdicts are undone as one."""
 
-    batch: Batch
+    batch: Proposal
     recorded: list[tuple[Path, str, Verdict]]
 
 
@@ -183,8 +176,9 @@ class TriageSession:
         self.replaced = ""
         self._seen: dict[Key, str] = {}  # every output pending in this session → category
         self._open: set[Key] = set()  # outputs pending now, all filters off
-        self._learned: dict[tuple[str, str], dict[str, list[tuple[str, int]]]] = {}
-        self._shapes: dict[tuple[str, str], list[Batch]] = {}
+        self.suggestions = Suggestions(suite)
+        self._proposals: dict[tuple[str, str], list[Proposal]] = {}  # until outcomes change
+        self.rejected: set[str] = set()  # ids of proposals this annotator turned down
         self.kept = set(evaluation.systems)
         self.known_systems = known_systems(evaluation)  # what a system filter may name
         self.left_out = evaluation.excluded
@@ -297,8 +291,7 @@ class TriageSession:
         """
         current = self.current
         self.rejudge(keys)
-        self._learned.clear()  # outcomes changed: phrases are learned again when asked
-        self._shapes.clear()
+        self._proposals.clear()  # outcomes changed: proposals are learned again when asked
         fresh = {key_of(p): p for p in self._pending()}
         entries = []
         for entry in self.entries:
@@ -550,11 +543,11 @@ class TriageSession:
         self.suite.rules[(pair, item)] = replace(rule, verdicts=tuple(kept))
         self.shared.removed(pair, item, verdict)
 
-    # --- batches and suggestions ------------------------------------------------------------
+    # --- batches and proposals --------------------------------------------------------------
 
     def batch_preview(self, verdict: str, pattern: str, scope: str, *,
                       literal: bool = False, source: str = "",
-                      entry: Pending | None = None) -> Batch:
+                      entry: Pending | None = None) -> Proposal:
         """What a batch on the item (``item``) or phenomenon of `entry` (default: the
         current entry) would decide (for a phenomenon, of the items whose source `source`
         finds, if given).
@@ -582,7 +575,7 @@ class TriageSession:
                                              order=self.order)
         return list(self._all_pending)
 
-    def apply_batch(self, batch: Batch) -> BatchDone:
+    def apply_batch(self, batch: Proposal) -> BatchDone:
         """Record a batch's verdicts (undo takes them back as one), unless its outputs
         changed since its preview was computed.
 
@@ -604,7 +597,7 @@ class TriageSession:
         self._update({(batch.pair, item) for _, item, _ in recorded})
         return done
 
-    def _states(self, batch: Batch) -> dict[str, str]:
+    def _states(self, batch: Proposal) -> dict[str, str]:
         """Each output of a batch: ``pending``, or what decides it now ("pass by alice",
         "fail by the rule")."""
         open_now = {(e.item, e.output) for e in self.all_pending()
@@ -624,70 +617,35 @@ class TriageSession:
             states[f"{item} {decided.output!r}"] = state
         return states
 
-    def proposed_batch(self, entry: Pending | None = None) -> Batch | None:
-        """A batch learned from the other items of the entry's phenomenon, or None: one
-        across the phenomenon that decides the entry's output
-        (`testsuite.verdicts.batch.shape_batches`), else one for its item
-        (`testsuite.verdicts.batch.phrase_batches`)."""
+    def proposals(self, entry: Pending | None = None) -> list[Proposal]:
+        """The proposals that decide the entry's output, best first (most outcomes): learned
+        from the decided outputs of its phenomenon (`testsuite.verdicts.suggest`), none that
+        this annotator rejected."""
         entry = entry or self.current
         if entry is None:
-            return None
-        for shaped in self.shape_proposals(entry.pair, entry.phenomenon):
-            if any(item == entry.item and decided.output == entry.output
-                   for item, decided in shaped.decides):
-                return shaped
+            return []
         key = (entry.pair, entry.phenomenon)
-        learned = self._learned.get(key)
-        if learned is None:
-            judged = []
-            for (pair, item_id), rows in self.rows.items():
-                item = self.suite.items.get((pair, item_id))
-                if pair != entry.pair or item_id == entry.item or item is None \
-                        or item.phenomenon != entry.phenomenon:
-                    continue
-                judged.append(([r[3].strip() for r in rows if r[4] == "pass"],
-                               [r[3].strip() for r in rows if r[4] == "fail"]))
-            learned = self._learned[key] = shared_phrases(judged)
-        rows = self.rows.get((entry.pair, entry.item), [])
-        decided = {r[3].strip(): r[4] for r in rows if r[4] in ("pass", "fail")}
-        pending = {o: s for o, s in self.item_outputs(entry.pair, entry.item).items()
-                   if o not in decided and all(r[4] == "warning" for r in rows
-                                               if r[3].strip() == o)}
-        found = phrase_batches(entry.pair, entry.item, entry.phenomenon, pending, decided,
-                               learned)
+        if key not in self._proposals:
+            self._proposals[key] = self.suggestions.learn(
+                entry.pair, entry.phenomenon, self.rows,
+                [e for e in self.all_pending() if not self.is_decided(e)])
+        return [p for p in self._proposals[key] if p.id not in self.rejected
+                and any(item == entry.item and d.output == entry.output
+                        for item, d in p.decides)]
+
+    def proposal(self, entry: Pending | None = None) -> Proposal | None:
+        """The best proposal that decides the entry's output, or None."""
+        found = self.proposals(entry)
         return found[0] if found else None
 
-    def shape_proposals(self, pair: str, phenomenon: str) -> list[Batch]:
-        """Batches across a phenomenon learned from the shapes of its decided outputs
-        (`testsuite.verdicts.batch.learned_across`), best first."""
-        key = (pair, phenomenon)
-        if key not in self._shapes:
-            self._shapes[key] = learned_across(
-                pair, phenomenon, (row for rows in self.rows.values() for row in rows),
-                self.suite, [e for e in self.all_pending() if not self.is_decided(e)])
-        return self._shapes[key]
+    def preview_rows(self, proposal: Proposal) -> list[PreviewRow]:
+        """A proposal's preview rows: outputs grouped by construction, those least like its
+        evidence first (`testsuite.verdicts.proposals.Phenomenon.rows`)."""
+        return self.suggestions.rows_of(proposal, self.rows)
 
-    def item_outputs(self, pair: str, item: str) -> dict[str, tuple[str, ...]]:
-        """Every distinct output of an item (stripped) → the systems that gave it."""
-        return outputs_by_item(self.rows.get((pair, item), [])).get((pair, item), {})
-
-    def suggestions(self, entry: Pending | None = None) -> list[Suggestion]:
-        """Rule suggestions for the entry's item learned from its verdicts (best first)."""
-        entry = entry or self.current
-        if entry is None:
-            return []
-        rule = self.suite.rules.get((entry.pair, entry.item))
-        if rule is None or not rule.verdicts or not rule.file:
-            return []
-        return suggest(entry.pair, entry.item, rule,
-                       self.item_outputs(entry.pair, entry.item), self.cache)
-
-    def accept(self, suggestion: Suggestion) -> RuleEdit:
-        """Write a suggestion into the rules file: its pattern and the decided outputs as
-        ``examples:`` (refused if the rule changed on disk since it was computed)."""
-        return self._save_rule(suggestion.pair, suggestion.item, suggestion.field,
-                               suggestion.pattern,
-                               lambda: accept_suggestion(self.suite, suggestion))
+    def reject(self, proposal: Proposal) -> None:
+        """Do not offer this proposal again in this session."""
+        self.rejected.add(proposal.id)
 
     # --- what is shown ----------------------------------------------------------------------
 

@@ -3,7 +3,9 @@
 * `store`: the ``verdicts.yaml`` files (locked, atomic, nothing replaced silently);
 * `queue`: the pending warnings in impact order, and recording a decision;
 * `conflicts`: contradicting verdicts (disagreements) and what a new verdict would change;
-* `suggest`: rule suggestions learned from verdicts; `batch`: many decisions in one step;
+* `proposals`: one verdict on many outputs, learned from decided ones, with its evidence,
+  estimated precision and id; `suggest`: gathers them from judged rows; `batch`: a
+  person's own batch, recording any proposal, taking it back;
 * `why`: why a rule missed an output (closest partial matches);
 * `agreement`: blind re-decisions and Cohen's κ; `sheets`: spreadsheet export and import.
 

@@ -2,7 +2,7 @@
 
 `export_rows` lists the pending decisions (item, category, phenomenon, source, the rule's
 regexes, the distinct output, the systems that gave it, why it is open, a suggested verdict
-from the rule suggestions learned so far) with empty ``verdict`` and ``note`` columns;
+from the proposals learned so far) with empty ``verdict`` and ``note`` columns;
 `write_sheet` writes them as CSV (UTF-8 with a byte-order mark, which spreadsheet programs
 need to read UTF-8) or, with the optional ``openpyxl`` (``pip install testsuite[xlsx]``), as
 XLSX. `read_sheet` reads a filled file back, and `check_rows` checks every filled row as the
