@@ -22,7 +22,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .. import __version__
-from ..scoring.behind import row_members
 from ..scoring.contrast import pvalue_matrices, row_keys
 from .common import AVERAGE_LABELS, P_FLOOR, finite, percent, shorten
 from .drilldown import ALPHABET, OUTCOMES, code, drilldown_data
@@ -245,7 +244,7 @@ def _stats(scores: Scores, table: PaperTable) -> list[list[Any]]:
 def _contrast(scores: Scores, categories: PaperTable, phenomena: PaperTable
               ) -> dict[str, Any]:
     """What the contrast of two systems shows beside its counts, from scoring: per row of
-    `scoring.contrast.row_keys` its name, items, where its accuracies are in the tables'
+    `scoring.contrast.row_keys` its name, where its accuracies are in the tables'
     statistics (``[table, row]``: the difference A − B is theirs), and the two-sided exact
     McNemar p-values of every pair of systems on its items, as the upper triangle of the
     matrix (systems best first, row by row). The p-values are rounded to the two
@@ -261,9 +260,7 @@ def _contrast(scores: Scores, categories: PaperTable, phenomena: PaperTable
     n = len(scores.systems)
     rows, pvalues = [], []
     for key, matrix in zip(row_keys(scores), pvalue_matrices(scores), strict=True):
-        behind = int((scores.entered & row_members(
-            scores, "micro" if key[0] == "all" else key[0], key[1], key[2])).sum())
-        rows.append([*key, behind, where.get(key)])
+        rows.append([*key, where.get(key)])
         pvalues.append([0 if p < P_FLOOR else float(f"{p:.2g}")
                         for i in range(n) for p in matrix[i, i + 1:].tolist()])
     return {"rows": rows, "p": pvalues}

@@ -440,7 +440,7 @@
           td.appendChild(link);
           tr.appendChild(td);
         });
-        var place = stats.contrast.rows[index][4];
+        var place = stats.contrast.rows[index][3];
         var a = accuracy(place, pair.a), b = accuracy(place, pair.b);
         var difference = scored && a !== null && b !== null ? 100 * (a - b) : null;
         var p = scored ? pairP(index, pair.a, pair.b) : null;
