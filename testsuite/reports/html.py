@@ -40,7 +40,6 @@ from .plots import (
     CHART_INK,
     accuracy_colour,
     axis_start,
-    category_panels,
     text_colour,
 )
 from .tables import PaperTable, Row, category_table, phenomenon_table
@@ -119,7 +118,7 @@ def _pair_section(scores: Scores, evaluation: Evaluation, suite: Suite,
                               "phenomena": _stats(scores, phenomena),
                               "contrast": _contrast(scores, categories, phenomena)}),
         "heatmap": _heatmap(phenomena),
-        "chart": _chart(scores, target),
+        "chart": _chart(categories, target),
         "data": json_script(data),
     }
 
@@ -301,16 +300,17 @@ PANEL = {"columns": 4, "width": 226, "gap": 22, "names": 118, "step": 11, "title
          "axis": 26, "space": 14}
 
 
-def _chart(scores: Scores, target: str) -> dict[str, Any]:
+def _chart(categories: PaperTable, target: str) -> dict[str, Any]:
     """Layout of the category chart as small multiples (SVG), from the category table.
 
-    A panel per category and average (`plots.category_panels`), a line per system in every
-    panel (best first, the same order everywhere, names at the left of each line of
-    panels), its accuracy as a dot and its 95 % interval as a whisker; filled: first
-    cluster. A dot links to the items behind its number (`behind_link`).
+    A panel per row of the table the page shows (categories, then the averages, as
+    `plots.category_panels`; not built a second time), a line per system in every panel
+    (best first, the same order everywhere, names at the left of each line of panels), its
+    accuracy as a dot and its 95 % interval as a whisker; filled: first cluster. A dot
+    links to the items behind its number (`behind_link`).
     """
-    panels = category_panels(scores)
-    systems = scores.systems
+    panels = list(categories.rows)
+    systems = categories.systems
     start = axis_start(panels)
     columns, width, gap = PANEL["columns"], PANEL["width"], PANEL["gap"]
     step, names = PANEL["step"], PANEL["names"]
