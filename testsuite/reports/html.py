@@ -106,8 +106,7 @@ def _pair_section(scores: Scores, evaluation: Evaluation, suite: Suite,
         "facts": _facts(scores, evaluation),
         # Notes on the whole report once, at the top; those on some rows under their table.
         "notes": [str(note) for note in scores.notes if not note.levels],
-        "table_notes": {key: [str(n) for n in scores.notes if n.levels and n.concerns(t.levels)]
-                        for key, t in (("categories", categories), ("phenomena", phenomena))},
+        "table_notes": {"categories": categories.row_notes, "phenomena": phenomena.row_notes},
         "summary": _summary(scores, evaluation),
         "category_table": categories,
         "categories": _linked_rows(categories, target),

@@ -98,6 +98,12 @@ class PaperTable:
         """All notes as one text (for one-line renderings such as a caption)."""
         return "; ".join(self.notes)
 
+    @property
+    def row_notes(self) -> tuple[str, ...]:
+        """The notes on the table's own rows: `notes` less the `general` ones (what a
+        rendering of several tables shows under each of them)."""
+        return tuple(note for note in self.notes if note not in self.general)
+
 
 def _row(scores: Scores, row: ScoreRow, label: str, kind: RowKind) -> Row:
     ranks = (row.rank_best, row.rank_worst)

@@ -144,9 +144,8 @@ def print_paper_table(table: PaperTable, console: Console, bounds: bool = False,
     if table.clusters:
         legend += "; " + CLUSTER_LEGEND
     _paragraph(console, legend, room)
-    for note in table.notes:
-        if general or note not in table.general:
-            _paragraph(console, str(note), room)
+    for note in table.notes if general else table.row_notes:
+        _paragraph(console, str(note), room)
     if general:  # one token to copy: never broken by us
         console.print(Text(str(table.signature), style="dim"), no_wrap=True, crop=False,
                       soft_wrap=True)
