@@ -692,3 +692,33 @@ def test_print_fits_a4_is_light_and_prints_every_item(chromium: Chromium, report
         assert dark.errors == []
     finally:
         dark.close()
+
+
+def test_print_keeps_the_chart_whole_and_the_heatmap_with_its_scale(chromium: Chromium,
+                                                                    report: Path):
+    """Printed with a system chosen in the drill-down: the chart's other systems are not
+    faded (the screen's aid to follow one system is not the printed figure); the heatmap
+    starts a page with its colour scale, whose bar prints and whose end labels stay within
+    it (the "0" hung off the page's edge, the bar printed blank)."""
+    light = chromium.tab()
+    try:
+        page = load(light, report, "#de-en-items?system=Online-A")
+        page.emulate_media(media="print")
+        opacity = page.evaluate("""() => [...document.querySelectorAll(
+            '#category-chart-de-en .dot, #category-chart-de-en .whisker')]
+            .map(n => Number(getComputedStyle(n).opacity))""")
+        assert len(opacity) > 2 * 16 * 17 and min(opacity) == 1
+        legend = page.evaluate("""() => {
+          const heading = document.getElementById('de-en-heatmap');
+          const legend = heading.parentElement.querySelector('.heat-legend');
+          const bar = legend.querySelector('.bar'), ticks = legend.querySelectorAll('.ticks span');
+          const box = e => e.getBoundingClientRect();
+          return {breaks: getComputedStyle(heading).breakBefore,
+                  exact: getComputedStyle(bar).printColorAdjust,
+                  inside: box(ticks[0]).left >= box(bar).left - 0.5
+                          && box(ticks[ticks.length - 1]).right <= box(bar).right + 0.5};
+        }""")
+        assert legend == {"breaks": "page", "exact": "exact", "inside": True}
+        assert light.errors == []
+    finally:
+        light.close()
