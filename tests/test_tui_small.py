@@ -203,3 +203,22 @@ def test_a_panel_that_shows_everything_says_nothing_more(project: Path) -> None:
                                                for name in ("entry", "rule-box", "systems")))
 
     asyncio.run(run())
+
+
+def test_a_resized_terminal_is_drawn_at_its_new_size(project: Path) -> None:  # noqa: F811
+    """From 160×50 to 80×24 (a pane split, a window made smaller): the table's output column
+    and the progress line follow the new size, not the one before (the app's own resize
+    handler ran before Textual had taken the new size in)."""
+    app = TriageApp(TriageSession.load(options(project)), follow=False)
+
+    async def run() -> None:
+        async with app.run_test(size=(160, 50)) as pilot:
+            table = app.query_one("#systems")
+            output = table.ordered_columns[-1]  # type: ignore[attr-defined]
+            assert output.width > 80
+            await pilot.resize_terminal(80, 24)
+            await until(pilot, lambda: table.ordered_columns[-1] is not output)  # type: ignore[attr-defined]
+            # The whole table in the panel: no output cut at the right edge.
+            assert table.virtual_size.width <= table.scrollable_content_region.width
+
+    asyncio.run(run())

@@ -207,8 +207,13 @@ class TriageApp(App[int]):
             self.set_interval(1.0, self.watch_files)
 
     def on_resize(self) -> None:
-        """Redraw: the output columns and the progress line follow the width (once a
-        dialog is closed: it may be saving, and closing it redraws)."""
+        """Redraw at the new size, once Textual has taken it in: this handler runs before
+        the base class's, which records it (drawn at once, the table kept the old width)."""
+        self.call_after_refresh(self.resized)
+
+    def resized(self) -> None:
+        """Redraw: the output columns and the progress line follow the size (once a dialog
+        is closed: it may be saving, and closing it redraws)."""
         if self._screen_stack and not isinstance(self.screen, ModalScreen):
             self.show()
         self.call_after_refresh(self.mark_panel)  # what is cut depends on the panels' size
