@@ -12,6 +12,7 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
+import pytest
 from textual import events
 from textual.widgets import Input
 
@@ -222,3 +223,27 @@ def test_a_resized_terminal_is_drawn_at_its_new_size(project: Path) -> None:  # 
             assert table.virtual_size.width <= table.scrollable_content_region.width
 
     asyncio.run(run())
+
+
+#: Categories of a big suite, as many and as long as the DFKI suite's.
+MANY_CATEGORIES = {name: (0, count) for name, count in (
+    ("Verb tense/aspect/mood", 1372), ("LDD & interrogatives", 87), ("Subordination", 59),
+    ("Verb valency", 32), ("MWE", 28), ("Function word", 27),
+    ("Named entity & terminology", 18), ("Coordination & ellipsis", 12), ("Ambiguity", 9),
+    ("Negation", 7), ("Composition", 6), ("False friends", 5), ("Non-verbal agreement", 4),
+    ("Punctuation", 3))}
+
+
+@pytest.mark.parametrize(("width", "lines"), [(78, 1), (158, 2), (100, 2), (60, 3)])
+def test_the_progress_keeps_to_its_lines(width: int, lines: int) -> None:
+    """At 160×50 the categories were counted in characters against two lines, and the
+    line broken between words took a third ("… · +3" and "more" below)."""
+    from rich.console import Console
+
+    progress = Progress(0, 1670, MANY_CATEGORIES)
+    text = progress_text(progress, 1670, 0, "", first="Verb tense/aspect/mood", width=width,
+                         lines=lines)
+    wrapped = text.wrap(Console(width=width), width)
+    assert len(wrapped) <= lines, [line.plain for line in wrapped]
+    assert text.plain.rstrip().endswith("more")  # what did not fit is counted
+    assert "Verb tense/aspect/mood 0 of 1,372" in text.plain

@@ -217,24 +217,34 @@ def progress_text(progress: Progress, queue: int, decided: int, filters: str, *,
     whatever the filter. Counts read "3 of 20" (never "3/17", which reads as a fraction
     of the remaining). Per category the category `first` (the one on screen) first, the
     others by what remains; categories that do not fit in `lines` lines of `width` cells
-    are summed up as "+N more".
+    are summed up as "+N more". The lines are broken here, between categories (counted
+    against the whole in characters, a line the terminal broke between words took one
+    more).
     """
     text = Text()
     total = progress.resolved + progress.remaining
     text.append(f"resolved {progress.resolved:,} of {total:,}", style="bold green")
     if filters:  # else the queue is every output to decide (its length is in the heading)
         text.append(f" · filter {filters}: queue {queue:,} ({decided:,} decided here)")
-    text.append("  │", style="dim")
+    text.append("  │ ", style="dim")
     categories = sorted(progress.by_category.items(), key=lambda kv: kv[0] != first)
-    budget = width * lines - 12 if width else None  # room for the "+N more"
+    used, row = text.cell_len, 1  # cells of the line being filled, and its number
     for index, (category, (resolved, remaining)) in enumerate(categories):
-        part = Text(" · " if index else " ", style="dim")
+        part = Text()
         part.append(f"{category} ", style="bold" if category == first else "")
         part.append(f"{resolved:,}", style="green")
         part.append(f" of {resolved + remaining:,}")
-        if budget is not None and text.cell_len + part.cell_len > budget \
+        after = len(categories) - index - 1
+        more = len(f" · +{after} more") if after else 0  # room to count those that follow
+        separator = " · " if index else ""
+        if width and used + len(separator) + part.cell_len + more > width \
                 and not (index == 0 and category == first):  # the one on screen, always
-            text.append(f" · +{len(categories) - index} more", style="dim")
-            break
+            if row == lines or part.cell_len + more > width:
+                text.append(f" · +{after + 1} more", style="dim")
+                break
+            text.append("\n")
+            used, row, separator = 0, row + 1, ""
+        text.append(separator, style="dim")
         text.append_text(part)
+        used += len(separator) + part.cell_len
     return text
