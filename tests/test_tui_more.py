@@ -346,6 +346,29 @@ def test_an_output_the_preview_got_wrong_is_decided_the_other_way_first(modal: P
     assert decided == {wrong: "fail", **{o: "pass" for o in MODAL_OUTPUTS["A"][3:]}}
 
 
+def test_an_output_decided_the_other_way_is_said_below_the_dialog(modal: Path) -> None:
+    """Not in a notification over the preview (at 80×24 it covered the preview's last rows
+    and the status line)."""
+    wrong = "Sie hatte laufen müssen."
+    (modal / "outputs" / "C.txt").write_text(
+        "\n".join([*MODAL_OUTPUTS["A"][:5], wrong]) + "\n", encoding="utf-8")
+    app = TriageApp(TriageSession.load(options(modal)), follow=False)
+
+    async def run() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("b", "ctrl+s", *"müssen")
+            screen = app.screen
+            outputs = [row.shown for row in screen.rows]  # type: ignore[attr-defined]
+            await pilot.press(*["down"] * outputs.index(wrong), "ctrl+o")
+            assert verdicts(modal) == [("m6", wrong, "fail", "tester", None)]
+            assert not app._notifications
+            assert app.status == f"m6: {wrong!r} decided fail"
+            status = app.query_one("#status")
+            assert screen.query_one(".dialog").region.bottom <= status.region.y
+
+    asyncio.run(run())
+
+
 def test_80_by_24_the_batch_dialog_shows_its_keys_and_its_preview(modal: Path) -> None:
     app = TriageApp(TriageSession.load(options(modal)))
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import partial
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from rich.text import Text
 from textual import events, on
@@ -37,6 +37,9 @@ from .render import (
     wrapped,
 )
 from .session import CONFIRM_CHANGES, Change, TriageSession
+
+if TYPE_CHECKING:
+    from .app import TriageApp
 
 #: Checks a prompt's text; returns why it is not acceptable, or None.
 Validator = Callable[[str], str | None]
@@ -440,7 +443,8 @@ class BatchScreen(TypeAhead, ModalScreen[object]):
         except TestsuiteError as exc:
             self.show_error(str(exc))
             return
-        self.notify(f"{item}: {output!r} decided {other}", timeout=4, markup=False)
+        # On the app's status line, below the dialog: a notification would cover the preview.
+        cast("TriageApp", self.app).say(f"{item}: {output!r} decided {other}")
         self.update_preview()
         if table.row_count:
             table.move_cursor(row=min(row, table.row_count - 1))
