@@ -288,6 +288,29 @@ def test_a_system_left_out_is_named_with_the_reason(data: Path, dfki_dir: Path) 
             "choose another system"]
 
 
+def test_the_library_says_why_a_system_is_left_out_as_the_commands_do(tmp_path: Path) -> None:
+    """`score` and `item_analysis` themselves, not only the command line: a Python caller
+    got "unknown system: Lazy (known: …)" for a system that is in the outputs."""
+    from testsuite.errors import TestsuiteError
+    from testsuite.evaluate import evaluate
+    from testsuite.inputs import load_outputs
+    from testsuite.loader import load_suite
+    from testsuite.scoring import ScoreOptions, item_analysis, score
+
+    outputs = shutil.copytree(SAMPLES / "de-en", tmp_path / "outputs")
+    (outputs / "Lazy.txt").write_text("####\n" * 373, encoding="utf-8")
+    suite = load_suite([REPO / "suites" / "de-en", REPO / "rules" / "de-en"])
+    systems, located = load_outputs(suite, [outputs], pair="de-en")
+    evaluation = evaluate(suite, systems, located=located)
+    for analyse in (score, item_analysis):
+        with pytest.raises(TestsuiteError) as refused:
+            analyse(evaluation, suite, "de-en", ScoreOptions(systems=("lazy",)))
+        assert [str(p) for p in refused.value.problems] == [
+            "--system lazy: Lazy is left out of every score, because 373 of its 373 outputs "
+            "are the placeholder '####' (it did not translate this suite); choose another "
+            "system"]
+
+
 # --- 3. silent or wrong success ---------------------------------------------------------------
 
 

@@ -34,32 +34,7 @@ def _scores(suite: Suite, evaluation: Evaluation, scoring: ScoreOptions) -> list
     """The scores of every pair of an evaluation, with the same options."""
     from ..scoring import score
 
-    _not_left_out(evaluation, scoring)
     return [score(evaluation, suite, pair, scoring) for pair in evaluation.pairs]
-
-
-def _not_left_out(evaluation: Evaluation, scoring: ScoreOptions) -> None:
-    """Refuse a ``--system`` that names a system left out of the scores, saying why (it is
-    in the outputs, so "unknown system" would mislead).
-
-    Raises:
-        TestsuiteError: one line per such system.
-    """
-    from ..errors import Problem, TestsuiteError
-
-    kept = {name.casefold() for name in evaluation.systems}
-    left_out = {n.system.casefold(): n for n in evaluation.excluded}
-    problems = []
-    for name in scoring.systems or ():
-        why = left_out.get(name.casefold())
-        if why is not None and name.casefold() not in kept:
-            what = f"the placeholder {why.placeholder!r}" if why.placeholder else "empty"
-            problems.append(Problem(
-                f"--system {name}: {why.system} is left out of every score, because "
-                f"{why.count:,} of its {why.total:,} outputs are {what} (it did not translate "
-                "this suite); choose another system"))
-    if problems:
-        raise TestsuiteError(problems)
 
 
 @app.command(rich_help_panel="Evaluate and score")
@@ -162,7 +137,6 @@ def item_analysis(
     from ..scoring import item_analysis as run_analysis
 
     suite, evaluation = _evaluate(inputs, quiet)
-    _not_left_out(evaluation, scoring)
     console = _console()
     pairs = evaluation.pairs
     for chosen in pairs:

@@ -28,9 +28,13 @@ class NotTranslated:
     total: int
     pair: str = ""
 
+    @property
+    def what(self) -> str:
+        """What its outputs are: "the placeholder '####'", or "empty"."""
+        return f"the placeholder {self.placeholder!r}" if self.placeholder else "empty"
+
     def __str__(self) -> str:
-        what = f"the placeholder {self.placeholder!r}" if self.placeholder else "empty"
-        return (f"{self.system}: {self.count} of {self.total} outputs are {what}; "
+        return (f"{self.system}: {self.count} of {self.total} outputs are {self.what}; "
                 "the system did not translate this suite and is left out")
 
 

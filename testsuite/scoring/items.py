@@ -41,11 +41,12 @@ def item_analysis(evaluation: Evaluation, suite: Suite, pair: str | None = None,
     """
     import pandas as pd
 
-    from .scores import ScoreOptions
+    from .scores import ScoreOptions, refuse_left_out
 
     options = options or ScoreOptions()
-    matrix = OutcomeMatrix.from_evaluation(evaluation, suite, pair).select(
-        options.categories, options.phenomena, options.systems)
+    matrix = OutcomeMatrix.from_evaluation(evaluation, suite, pair)
+    refuse_left_out(evaluation, matrix.pair, options.systems)
+    matrix = matrix.select(options.categories, options.phenomena, options.systems)
     if not matrix.systems:
         raise TestsuiteError(f"{matrix.pair}: no system to analyse (every system was left "
                              "out: none translated the suite)")

@@ -45,7 +45,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import __version__
-from ..errors import TestsuiteError
+from ..errors import Problem, TestsuiteError
 from ..stats import (
     CORRECTIONS,
     DEFAULT_RESAMPLES,
@@ -421,10 +421,33 @@ def score(evaluation: Evaluation, suite: Suite, pair: str | None = None,
         TestsuiteError: for an unknown pair, category, phenomenon or system, when no system
             is left to score, or when no item enters the scores.
     """
+    options = options or ScoreOptions()
     matrix = OutcomeMatrix.from_evaluation(evaluation, suite, pair)
-    scores = score_matrix(matrix, options or ScoreOptions(), suite_hash(suite, matrix.pair))
+    refuse_left_out(evaluation, matrix.pair, options.systems)
+    scores = score_matrix(matrix, options, suite_hash(suite, matrix.pair))
     scores.notes[:0] = input_notes(evaluation, matrix.pair)
     return scores
+
+
+def refuse_left_out(evaluation: Evaluation, pair: str, systems: Sequence[str] | None) -> None:
+    """Refuse a system filter that names a system left out of the scores, saying why: it
+    is in the outputs, so the name filter's "unknown system" would mislead.
+
+    Raises:
+        TestsuiteError: one problem per such system.
+    """
+    kept = {name.casefold() for name in evaluation.systems}
+    left_out = {e.system.casefold(): e for e in evaluation.excluded if e.pair in ("", pair)}
+    problems = []
+    for name in systems or ():
+        why = left_out.get(name.casefold())
+        if why is not None and name.casefold() not in kept:
+            problems.append(Problem(
+                f"--system {name}: {why.system} is left out of every score, because "
+                f"{why.count:,} of its {why.total:,} outputs are {why.what} (it did not "
+                "translate this suite); choose another system"))
+    if problems:
+        raise TestsuiteError(problems)
 
 
 def input_notes(evaluation: Evaluation, pair: str) -> list[Note]:
