@@ -484,13 +484,16 @@ def with_old_from(inputs: Any, old: list[Path] | None, usage: str) -> Any:
     return replace(inputs, outputs=(*inputs.outputs, *old))
 
 
-def _suite_and_systems(inputs: Any) -> tuple[Any, list[Any] | None]:
-    """The suite, and the systems' outputs when `inputs` names any (else None)."""
+def _suite_and_systems(inputs: Any) -> tuple[Any, list[Any] | None, str]:
+    """The suite, the systems' outputs when `inputs` names any (else None), and the pair
+    decided on (`--pair`, else the only one of the outputs, else of the suite)."""
     if inputs.outputs:
         from ..inputs import load_systems
 
-        return load_systems(inputs)
-    return _suite(list(inputs.suite)), None
+        suite, systems = load_systems(inputs)
+        return suite, systems, _chosen_pair(inputs.pair, sorted({s.pair for s in systems}))
+    suite = _suite(list(inputs.suite))
+    return suite, None, _chosen_pair(inputs.pair, suite.pairs)
 
 
 FairOption = Annotated[bool, typer.Option(

@@ -102,9 +102,7 @@ def import_sheet(
     from ..verdicts.store import default_annotator
 
     inputs = with_old_from(inputs, from_, "testsuite import SHEET OUTPUTS...")
-    loaded, systems = _suite_and_systems(inputs)
-    chosen = _chosen_pair(inputs.pair, sorted({s.pair for s in systems}) if systems
-                          else loaded.pairs)
+    loaded, systems, chosen = _suite_and_systems(inputs)
     who = annotator or default_annotator()
     rows = read_sheet(sheet)
     checked = check_rows(loaded, rows, sheet, pair=chosen, annotator=who, systems=systems,

@@ -100,9 +100,7 @@ def verdict(
     if (output is None) == (system is None):
         raise TestsuiteError("give either --output TEXT or --system NAME (with the OUTPUTS "
                              "it is in)")
-    loaded, systems = _suite_and_systems(inputs)
-    chosen = _chosen_pair(inputs.pair, sorted({s.pair for s in systems}) if systems
-                          else loaded.pairs)
+    loaded, systems, chosen = _suite_and_systems(inputs)
     if system is not None:
         if systems is None:
             raise TestsuiteError("--system needs the system outputs: testsuite verdict ITEM "
