@@ -53,8 +53,6 @@ from .render import (
 )
 from .session import BatchDone, Decision, Key, RuleEdit, TriageSession, key_of
 
-#: Keys bound with priority (above): handled at once, even while a dialog opens.
-PRIORITY_KEYS = ("tab", "ctrl+c")
 #: Panels that `tab` cycles through (the one ↑/↓ scroll).
 PANELS = ("systems", "entry", "rule-box")
 #: Seconds after another annotator's decision replaced the entry on screen during which a
@@ -123,6 +121,9 @@ class TriageApp(App[int]):
         Binding("pagedown", "scroll(10)", show=False),
         Binding("ctrl+c", "quit_triage", "quit", show=False, priority=True),
     ]
+    #: Keys bound with priority: handled at once, even while a dialog opens.
+    PRIORITY_KEYS = frozenset(binding.key for binding in BINDINGS
+                              if isinstance(binding, Binding) and binding.priority)
 
     def __init__(self, session: TriageSession | None = None,
                  loader: Callable[[Callable[[str], None]], TriageSession] | None = None,
@@ -495,7 +496,7 @@ class TriageApp(App[int]):
         from .screens import TypeAhead
 
         screen = self.screen if self._screen_stack else None
-        if isinstance(screen, TypeAhead) and event.key not in PRIORITY_KEYS:
+        if isinstance(screen, TypeAhead) and event.key not in self.PRIORITY_KEYS:
             if not screen.ready:
                 screen.pending.append(event)  # played into the input in order when ready
                 return
