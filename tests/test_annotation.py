@@ -324,11 +324,11 @@ def test_batch_command(project: Path) -> None:  # noqa: F811
     assert not (project / "rules" / "en-de" / "verdicts.yaml").exists()
     result = runner.invoke(app, ["batch", outputs, "--verdict", "pass", "--phenomenon", "idiom",
                                  "--source-has", "exam", "--dry-run", *base])
-    assert "would decide 1 outputs (1 outcomes) of phenomenon Idiom pass" in result.output
+    assert "would decide 1 output (1 outcome) of phenomenon Idiom pass" in result.output
     assert "Die Prüfung war leicht." in result.output and "verraten" not in result.output
     result = runner.invoke(app, ["batch", outputs, "--verdict", "fail", "--item", "idiom-02",
                                  *base])
-    assert "decided 1 outputs (1 outcomes) of item idiom-02 fail" in result.output
+    assert "decided 1 output (1 outcome) of item idiom-02 fail" in result.output
     result = runner.invoke(app, ["batch", outputs, "--verdict", "pass", "--item", "idiom-01",
                                  "--pattern", "(", *base])
     assert result.exit_code == 1 and "does not compile" in result.output

@@ -397,6 +397,14 @@ def test_agreement_without_verdicts_of_the_second_annotator(mine: Path) -> None:
         "--annotator bob --disagree"]
 
 
+def test_a_batch_on_an_item_that_does_not_exist_says_so(mine: Path) -> None:
+    """A typo in --item "decided 0 outputs" and succeeded."""
+    code, output = run("batch", SAMPLES / "de-en", "--pair", "de-en", "--suite", mine,
+                       "--item", "idiom-1", "--verdict", "pass", "--dry-run", "-q")
+    assert code == 1
+    assert errors(output) == ["error: no de-en item 'idiom-1' in the suite"]
+
+
 # --- 4. one set of names -----------------------------------------------------------------------
 
 

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from ..reports.escape import json_text
+from ..words import counted
 from ._common import (
     AnnotatorOption,
     CategoryOption,
@@ -230,13 +231,17 @@ def batch(
         raise TestsuiteError("--verdict is needed: pass or fail")
     loaded, evaluation = _evaluate(inputs, quiet)
     assert decision is not None
+    if item is not None and not any((pair, item) in loaded.items for pair in evaluation.pairs):
+        # A typo would otherwise "decide 0 outputs" and succeed.
+        raise TestsuiteError(f"no {' or '.join(evaluation.pairs)} item {item!r} in the suite")
     chosen = select(pending_warnings(evaluation, loaded), decision, pattern, item=item,
                     phenomenon=phenomenon, source=source_has)
     for item_id, decided in chosen.decides:
         typer.echo(json_text({"item": item_id, "output": decided.output,
                                "systems": list(decided.systems), "verdict": decision}))
     console = _console(stderr=True)
-    what = f"{len(chosen.decides)} outputs ({chosen.outcomes} outcomes) of {chosen.scope}"
+    what = (f"{counted(len(chosen.decides), 'output')} ({counted(chosen.outcomes, 'outcome')}) "
+            f"of {chosen.scope}")
     if dry_run or not chosen.decides:
         console.print(f"would decide {_escape(what)} {decision}")
         return
