@@ -326,8 +326,8 @@ def triage(
 
     Keys: p pass, f fail, s skip, u undo your last action, n note, g go to an item id or a
     text, ←/→ (or j/k) move, e/E edit the positive/negative regex, a proposal: review the
-    one shown (enter accepts it), b batch, / filter, tab then ↑/↓/PgUp/PgDn scroll a panel, q quit (or
-    Ctrl-C).
+    one shown (enter accepts it), b batch, / filter, tab then ↑/↓/PgUp/PgDn scroll a
+    panel, q quit (or Ctrl-C).
     """
     from ..errors import TestsuiteError
 
