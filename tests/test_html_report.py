@@ -722,3 +722,32 @@ def test_print_keeps_the_chart_whole_and_the_heatmap_with_its_scale(chromium: Ch
         assert light.errors == []
     finally:
         light.close()
+
+
+def test_print_of_the_whole_list_is_a_line_not_fifteen_hundred_pages(chromium: Chromium,
+                                                                       report: Path):
+    """Printing the report as it opens draws no item (all 1,879 scored items with their rules
+    made 1,528 A4 pages and a minute's wait): a printed line says how to print a view. A
+    chosen view prints every item, and its status line no link nor a separator left of one."""
+    light = chromium.tab()
+    try:
+        page = load(light, report)
+        page.emulate_media(media="print")
+        page.evaluate("window.dispatchEvent(new Event('beforeprint'))")
+        assert page.locator(f"{DRILL} article.item").count() <= 20
+        assert not page.locator(f"{DRILL} .items").is_visible()
+        assert not page.locator(f"{DRILL} .status").is_visible()
+        line = page.locator(f"{DRILL} .print-filters").inner_text()
+        assert line.startswith("The list of items and outputs (1,879 items) is not printed"), line
+        page.evaluate("window.dispatchEvent(new Event('afterprint'))")
+        page.goto(report.as_uri() + "#de-en-items?category=Ambiguity&system=Online-W")
+        page.wait_for_selector(f"{DRILL} article.item")
+        page.evaluate("window.dispatchEvent(new Event('beforeprint'))")
+        assert page.locator(f"{DRILL} article.item").count() == 36
+        text = page.locator(f"{DRILL} .status").inner_text()
+        assert "Online-W passes 30 of 36" in text and not text.rstrip().endswith("·"), text
+        assert page.locator(f"{DRILL} .print-filters").inner_text() == \
+            "Filters: items: scored (as in the tables) · category: Ambiguity · system: Online-W"
+        assert light.errors == []
+    finally:
+        light.close()

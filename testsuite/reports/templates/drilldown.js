@@ -329,6 +329,13 @@
     // What the list shows, in words and numbers (data-* for tests and scripts): how many
     // items of which set, the outcomes of the outputs shown, a system's passes and accuracy
     // over the scored items (the number of the tables), and the other set one click away.
+    // A link of the status line with the separator before it (print leaves out both).
+    function linkPart(link) {
+      var part = TS.element("span", "link-part", " · ");
+      part.appendChild(link);
+      status.appendChild(part);
+    }
+
     function writeStatus() {
       var total = matches.items.length;
       var set = item ? "all" : itemSet();
@@ -363,18 +370,16 @@
       if (!item && set !== "all" && matches.other) {
         var wanted = self.state();
         wanted.scored = set === "no" ? "" : "no";
-        status.appendChild(document.createTextNode(" · "));
         var link = TS.element("a", "other", set === "no"
           ? TS.number(matches.other) + " scored " + (matches.other === 1 ? "item" : "items") + " of this view"
           : TS.number(matches.other) + " more located " + (matches.other === 1 ? "item was" : "items were") + " left out of the scores (a warning or no output for some system): show " + (matches.other === 1 ? "it" : "them"));
         link.href = TS.stateHash(target, wanted);
-        status.appendChild(link);
+        linkPart(link);
       }
       if (item) {
-        status.appendChild(document.createTextNode(" · "));
         var back = TS.element("a", "", "back to the list");
         back.href = TS.stateHash(target, {});
-        status.appendChild(back);
+        linkPart(back);
       }
     }
 
@@ -465,10 +470,23 @@
       countsPanel.appendChild(table);
     }
 
+    // A view the reader chose: one item, or a filter that narrows the list (the "Items" set
+    // alone does not). Only such a view is printed, and then every item of it; the whole
+    // list is not (WMT21 de-en: 1,879 items, some 1,500 pages of print).
+    function chosen() {
+      return Boolean(item) || Boolean(contrast()) || Boolean(controls.q.value.trim()) ||
+        ["category", "phenomenon", "system", "outcome"].some(function (name) {
+          return controls[name].value !== "" && !controls[name].disabled; });
+    }
+
     // The filters as a line of text: printed above the list (the form is not).
     var printed = root.querySelector(".print-filters");
     function describeFilters() {
       if (!printed) return;
+      if (!chosen()) {
+        printed.textContent = "The list of items and outputs (" + TS.number(matches.items.length) + " items) is not printed: open the items behind a number (a name, a cell or a dot) or choose a filter, then print, to print every item of that view with its rule.";
+        return;
+      }
       var label = function (select) { return select.options[select.selectedIndex] ? select.options[select.selectedIndex].textContent : ""; };
       var parts = [];
       if (item) parts.push("item " + item);
@@ -497,6 +515,7 @@
       var pair = contrast();
       controls.system.disabled = controls.outcome.disabled = Boolean(pair);
       root.classList.toggle("item-view", Boolean(item));
+      root.classList.toggle("whole-list", !chosen());
       draw();
       drawCounts();
       stickyOffset();
@@ -590,6 +609,7 @@
     // Printing prints every item of the view with its rule, not only the first pages.
     var opened = [];
     window.addEventListener("beforeprint", function () {
+      if (!chosen()) return; // the whole list is not printed (see chosen)
       if (shown < matches.items.length) shown = TS.showMore(matches.items, shown, matches.items.length, card, list, more);
       writeStatus();
       opened = Array.prototype.filter.call(list.querySelectorAll("details.rule"), function (d) { return !d.open; });
