@@ -471,6 +471,27 @@ def test_a_word_not_allowed_is_a_wrong_command_line(tmp_path: Path, line: list[s
     assert f"Invalid value for '{option}'" in boxed(output) and "must be one of" in output
 
 
+def test_out_without_format_writes_what_its_suffix_names(mine: Path, tmp_path: Path) -> None:
+    """`--out scores.csv` wrote the terminal tables into scores.csv: the suffix decides, as
+    for `evaluate --out`, unless --format says otherwise."""
+    base = ["score", SAMPLES / "de-en", "--pair", "de-en", "-q", "--table", "categories"]
+    code, output = run(*base, "--out", tmp_path / "scores.csv")
+    assert code == 0 and output.strip() == f"wrote the csv report to {tmp_path / 'scores.csv'}"
+    assert (tmp_path / "scores.csv").read_text(encoding="utf-8").startswith("pair,level,")
+    code, output = run(*base, "--out", tmp_path / "scores.TEX")
+    assert code == 0 and "\\begin{tabular}" in (tmp_path / "scores.TEX").read_text("utf-8")
+    code, output = run(*base, "--out", tmp_path / "scores.csv", "--format", "json")
+    assert code == 0 and json.loads((tmp_path / "scores.csv").read_text("utf-8"))
+    code, output = run(*base, "--out", tmp_path / "scores.txt")
+    assert code == 0 and output.strip().startswith("wrote the terminal report to")
+
+
+def test_compare_out_html_writes_the_page(runs: tuple[Path, Path], tmp_path: Path) -> None:
+    code, output = run("compare", *runs, "--out", tmp_path / "years.html")
+    assert code == 0, output
+    assert (tmp_path / "years.html").read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+
+
 def test_compare_refuses_a_bad_format_as_a_wrong_command_line(runs: tuple[Path, Path]) -> None:
     code, output = run("compare", *runs, "--format", "pdf")
     assert code == 2 and "Invalid value for '--format'" in boxed(output)

@@ -328,6 +328,20 @@ def _emit(text: str, out: Path | None, what: str) -> None:
         _console().print(f"wrote {what} to {_escape(out)}")
 
 
+#: The report format a file's suffix names, for ``--out FILE`` without ``--format``.
+FORMAT_OF_SUFFIX = {".csv": "csv", ".json": "json", ".md": "markdown", ".tex": "latex",
+                    ".html": "html", ".htm": "html"}
+
+
+def format_for(format: str | None, out: Path | None, allowed: tuple[str, ...]) -> str:
+    """The format asked for with ``--format``, else the one the suffix of ``--out`` names
+    (``--out scores.csv`` writes CSV, as `evaluate --out` does), else ``terminal``."""
+    if format is not None:
+        return format
+    named = FORMAT_OF_SUFFIX.get(out.suffix.lower()) if out is not None else None
+    return named if named in allowed else "terminal"
+
+
 def note_old_name(old: str, new: str) -> None:
     """Say on stderr that an option was given by its old name (it still works, for now)."""
     _console(stderr=True).print(f"[yellow]note:[/] {_escape(old)} is the old spelling of "

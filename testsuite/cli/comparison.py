@@ -21,6 +21,7 @@ from ._common import (
     _emit,
     _suite,
     app,
+    format_for,
     friendly,
     one_of,
     parse_count,
@@ -59,6 +60,10 @@ def distinct_runs(runs: list[Path]) -> list[Path]:
     return list(seen.values())
 
 
+#: The formats of `compare`.
+COMPARE_FORMATS = ("terminal", "csv", "json", "latex", "html")
+
+
 @app.command(rich_help_panel="Compare years")
 @friendly
 def compare(
@@ -81,9 +86,10 @@ def compare(
                                          parser=parse_probability, metavar="P")] = 0.05,
     seed: SeedOption = 12345,
     resamples: ResamplesOption = 10_000,
-    format: Annotated[str, typer.Option(
-        "--format", "-f", help="The report's format.",
-        **one_of("terminal", "csv", "json", "latex", "html"))] = "terminal",
+    format: Annotated[str | None, typer.Option(
+        "--format", "-f", help="The report's format (default: the one the suffix of --out "
+        "names, .csv .json .tex .html; else terminal).", show_default=False,
+        **one_of(*COMPARE_FORMATS))] = None,
     out: Annotated[Path | None, typer.Option(
         "--out", "-o", help="Write the report to FILE.", show_default=False,
         metavar="FILE")] = None,
@@ -103,6 +109,7 @@ def compare(
     from ..runs import load_run, read_metadata
 
     runs = distinct_runs(runs)
+    format = format_for(format, out, COMPARE_FORMATS)
     mapping = []
     for entry in map_ or ():
         old, sep, new = entry.partition("=")

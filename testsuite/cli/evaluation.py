@@ -14,6 +14,7 @@ from ._common import (
     _escape,
     _evaluate,
     app,
+    format_for,
     friendly,
     one_of,
     parse_count,
@@ -75,6 +76,10 @@ def evaluate(
         _console().print(f"saved the run in {_escape(str(save))}")
 
 
+#: The formats of `score` (`testsuite.reports.render.FORMATS`).
+SCORE_FORMATS = ("terminal", "csv", "json", "markdown", "latex")
+
+
 @app.command(rich_help_panel="Evaluate and score")
 @friendly
 @with_inputs
@@ -82,9 +87,10 @@ def evaluate(
 def score(
     inputs: InputSpec,
     scoring: ScoreOptions,
-    format: Annotated[str, typer.Option(
-        "--format", "-f", help="The report's format.",
-        **one_of("terminal", "csv", "json", "markdown", "latex"))] = "terminal",
+    format: Annotated[str | None, typer.Option(
+        "--format", "-f", help="The report's format (default: the one the suffix of --out "
+        "names, .csv .json .md .tex; else terminal).", show_default=False,
+        **one_of(*SCORE_FORMATS))] = None,
     out: Annotated[Path | None, typer.Option(
         "--out", "-o", help="Write the report to FILE instead of the terminal.",
         show_default=False, metavar="FILE")] = None,
@@ -103,6 +109,7 @@ def score(
     from ..reports.tables import paper_tables
     from ..reports.terminal import print_paper_tables
 
+    format = format_for(format, out, SCORE_FORMATS)
     suite, evaluation = _evaluate(inputs, quiet)
     results = _scores(suite, evaluation, scoring)
     if format == "terminal" and out is None:
