@@ -314,6 +314,19 @@ def test_the_library_says_why_a_system_is_left_out_as_the_commands_do(tmp_path: 
 # --- 3. silent or wrong success ---------------------------------------------------------------
 
 
+def test_pending_for_a_system_left_out_says_why_there_is_nothing(mine: Path,
+                                                                 tmp_path: Path) -> None:
+    """It printed nothing and exited 0: the system did not translate the suite."""
+    outputs = shutil.copytree(SAMPLES / "de-en", tmp_path / "outputs")
+    (outputs / "Lazy.txt").write_text("####\n" * 373, encoding="utf-8")
+    code, output = run("pending", outputs, "--pair", "de-en", "--suite", mine, "--system",
+                       "lazy", "-q")
+    assert code == 0
+    assert output.strip() == ("nothing to decide (Lazy: 373 of 373 outputs are the placeholder "
+                              "'####'; the system did not translate this suite and is left "
+                              "out)")
+
+
 def test_suggest_with_nothing_to_suggest_says_so(mine: Path) -> None:
     code, output = run("suggest", SAMPLES / "de-en", "--pair", "de-en", "--suite", mine)
     assert code == 0

@@ -32,6 +32,7 @@ from ._common import (
 )
 
 if TYPE_CHECKING:
+    from ..evaluate import Evaluation
     from ..inputs import InputSpec
 
 
@@ -51,12 +52,23 @@ def pending(
     from ..verdicts.queue import pending_warnings
 
     loaded, evaluation = _evaluate(inputs, quiet)
-    for entry in pending_warnings(evaluation, loaded, categories=category, phenomena=phenomenon,
-                                  systems=system, order=order):
+    found = pending_warnings(evaluation, loaded, categories=category, phenomena=phenomenon,
+                             systems=system, order=order)
+    for entry in found:
         rule = loaded.rules.get((entry.pair, entry.item))
         line = {**entry.as_dict(), "rule": view_of(rule),
                 "rule_file": rule.file if rule else None}
         typer.echo(json_text(line))
+    if not found:
+        _console(stderr=True).print(_escape(nothing_to_decide(evaluation, system)))
+
+
+def nothing_to_decide(evaluation: Evaluation, systems: list[str] | None) -> str:
+    """The line for an empty list of pending outputs, saying why when the filter names a
+    system left out of the evaluation (it did not translate the suite)."""
+    named = {name.casefold() for name in systems or ()}
+    why = [str(e) for e in evaluation.excluded if e.system.casefold() in named]
+    return "nothing to decide" + (f" ({'; '.join(why)})" if why else "")
 
 
 @app.command(rich_help_panel="Resolve warnings")
