@@ -235,11 +235,13 @@ def progress_text(progress: Progress, queue: int, decided: int, filters: str, *,
         part.append(f"{resolved:,}", style="green")
         part.append(f" of {resolved + remaining:,}")
         after = len(categories) - index - 1
-        more = len(f" · +{after} more") if after else 0  # room to count those that follow
+        # On the last line, room to count those that follow.
+        more = len(f" · +{after} more") if after else 0
         separator = " · " if index else ""
-        if width and used + len(separator) + part.cell_len + more > width \
+        room = width - (more if row == lines else 0)
+        if width and used + len(separator) + part.cell_len > room \
                 and not (index == 0 and category == first):  # the one on screen, always
-            if row == lines or part.cell_len + more > width:
+            if row == lines or part.cell_len + (more if row + 1 == lines else 0) > width:
                 text.append(f" · +{after + 1} more", style="dim")
                 break
             text.append("\n")
