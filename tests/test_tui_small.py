@@ -225,6 +225,24 @@ def test_a_resized_terminal_is_drawn_at_its_new_size(project: Path) -> None:  # 
     asyncio.run(run())
 
 
+
+def test_a_panel_cut_by_a_smaller_terminal_says_so(project: Path) -> None:  # noqa: F811
+    """From 160×50 to 80×24 the table shows 3 of its rows: its border must say so (it said
+    so only when the entry changed)."""
+    many_systems(project)
+    app = TriageApp(TriageSession.load(options(project)), follow=False)
+
+    async def run() -> None:
+        async with app.run_test(size=(160, 50)) as pilot:
+            await pilot.press("g", *"idiom-01", "enter")
+            table = app.query_one("#systems")
+            await pilot.pause()
+            assert not table.border_subtitle
+            await pilot.resize_terminal(80, 24)
+            await until(pilot, lambda: "more line" in str(table.border_subtitle))
+
+    asyncio.run(run())
+
 #: Categories of a big suite, as many and as long as the DFKI suite's.
 MANY_CATEGORIES = {name: (0, count) for name, count in (
     ("Verb tense/aspect/mood", 1372), ("LDD & interrogatives", 87), ("Subordination", 59),

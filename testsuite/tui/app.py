@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from rich.text import Text
 from textual import events, work
@@ -34,6 +34,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
+from textual.widget import Widget
 from textual.widgets import DataTable, Footer, Header, LoadingIndicator, Static
 
 from ..errors import TestsuiteError
@@ -80,6 +81,26 @@ class Shown:
     item: str
     since: float
     by: str = ""
+
+
+class _SaysWhatIsCut:
+    """A panel that says on its border how much of it is cut (`TriageApp.mark_more`),
+    measured again when its size changes: a smaller terminal cuts it with nothing new in
+    it (its size is set after layout, when the Resize event comes)."""
+
+    def on_resize(self) -> None:
+        """Measure again what is cut."""
+        app, name = cast("Widget", self).app, cast("Widget", self).id
+        if isinstance(app, TriageApp) and name:
+            app.mark_more(name)
+
+
+class Panel(_SaysWhatIsCut, VerticalScroll):
+    """A panel of text, scrolled with ↑/↓ once chosen with `tab`."""
+
+
+class SystemsTable(_SaysWhatIsCut, DataTable[Text]):
+    """Every system's output of the item, with its outcome."""
 
 
 class TriageApp(App[int]):
@@ -145,12 +166,11 @@ class TriageApp(App[int]):
             yield LoadingIndicator(id="loading")
             yield Static(Text("loading …"), id="loading-text")
         with Vertical(id="main"):
-            yield VerticalScroll(Static(id="heading"), Static(id="judge"), Static(id="source"),
-                                 Static(id="output"), Static(id="shared"), Static(id="why"),
-                                 id="entry")
-            yield VerticalScroll(Static(id="rule"), Static(id="proposal"), id="rule-box")
-            table: DataTable[Text] = DataTable(id="systems", cursor_type="none",
-                                               zebra_stripes=True)
+            yield Panel(Static(id="heading"), Static(id="judge"), Static(id="source"),
+                        Static(id="output"), Static(id="shared"), Static(id="why"), id="entry")
+            yield Panel(Static(id="rule"), Static(id="proposal"), id="rule-box")
+            table: DataTable[Text] = SystemsTable(id="systems", cursor_type="none",
+                                                  zebra_stripes=True)
             yield table
             yield Static(id="status")
             yield Static(id="progress")
