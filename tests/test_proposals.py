@@ -146,6 +146,31 @@ def test_revoke_is_whole_or_refused(project, tmp_path):
     assert path.read_text(encoding="utf-8") == before
 
 
+def test_revoke_that_cannot_write_every_file_changes_none(project, tmp_path, monkeypatch):
+    import errno
+    import os
+
+    path = verdicts_file(project)
+    other = tmp_path / "elsewhere" / VERDICTS_FILE
+    record_many(path, "de-en", [
+        ("m1", make_verdict("I should have read.", "fail", "ann", proposal="p-shape"))])
+    record_many(other, "de-en", [("m3", make_verdict("x", "pass", "ann", proposal="p-shape"))])
+    before = {p: p.read_bytes() for p in (path, other)}
+    synced = []
+
+    def full_on_the_second(fd: int) -> None:  # the disk fills while the second is written
+        synced.append(fd)
+        if len(synced) == 2:
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", full_on_the_second)
+    with pytest.raises(TestsuiteError, match="the disk is full"):
+        revoke([path, other], "p-shape")
+    assert {p: p.read_bytes() for p in (path, other)} == before  # both verdicts still there
+    assert sorted(p.name for p in path.parent.iterdir()) == [".testsuite", "verbs.yaml",
+                                                              VERDICTS_FILE]  # nothing aside
+
+
 def test_revoke_command(project):
     import json
 

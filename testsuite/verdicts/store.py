@@ -262,9 +262,9 @@ def revoke(paths: Iterable[Path], proposal: str, *, dry_run: bool = False
     """Take back every verdict recorded from one proposal, in every file given, together.
 
     Every file is locked (in a fixed order, so that two revocations cannot wait for each
-    other) and read before any is written; then each file that holds such verdicts is
-    replaced atomically. A file that is not a verdicts file refuses the whole revocation
-    before anything is written.
+    other) and read; then the files that hold such verdicts are swapped in together
+    (`files.write_all`, as `record_all` does). A file that is not a verdicts file, or one
+    that cannot be written, refuses the whole revocation: no file is changed.
 
     Args:
         paths: The verdicts files to look in (those that do not exist are skipped).
@@ -279,7 +279,7 @@ def revoke(paths: Iterable[Path], proposal: str, *, dry_run: bool = False
         chosen = sorted({Path(p).resolve() for p in paths if Path(p).exists()})
         for path in chosen:
             stack.enter_context(lock(path))
-        edits: list[tuple[Path, dict[str, Any]]] = []
+        edits: dict[Path, bytes] = {}
         for path in chosen:
             if not path.exists():
                 continue
@@ -300,10 +300,9 @@ def revoke(paths: Iterable[Path], proposal: str, *, dry_run: bool = False
                              if not (isinstance(r, dict) and "verdicts" in r and not r["verdicts"]
                                      and set(r) <= {"item", "verdicts"})]
             if len(found) > before:
-                edits.append((path, data))
+                edits[path] = encode_text(dump_yaml(data), path)
         if not dry_run:
-            for path, data in edits:
-                write_text(path, dump_yaml(data))
+            write_all(edits)
     return found
 
 
