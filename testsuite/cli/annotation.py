@@ -63,12 +63,10 @@ def export(
     # The suggested verdict of an output: that of the proposal deciding it, learned from the
     # decided outputs of its phenomenon (most outcomes decided first).
     judged = by_item(evaluation_rows(evaluation))
-    suggestions = Suggestions(loaded)
     suggested: dict[tuple[str, str, str], str] = {}
-    for pair, name in dict.fromkeys((p.pair, p.phenomenon) for p in pending):
-        for proposal in suggestions.learn(pair, name, judged, pending):
-            for item_id, decided in proposal.decides:
-                suggested.setdefault((pair, item_id, decided.output), decided.outcome)
+    for proposal in Suggestions(loaded).every(judged, pending):
+        for item_id, decided in proposal.decides:
+            suggested.setdefault((proposal.pair, item_id, decided.output), decided.outcome)
     rows = export_rows(pending, loaded, suggested)
     write_sheet(out, rows)
     _console().print(f"wrote {len(rows)} pending decisions to {_escape(str(out))}; fill in "

@@ -251,15 +251,12 @@ def suggest(
 
     loaded, evaluation = _evaluate(inputs, quiet)
     pending = pending_warnings(evaluation, loaded, phenomena=phenomenon)
-    rows = by_item(evaluation_rows(evaluation))
-    suggestions = Suggestions(loaded)
     wanted = list(dict.fromkeys(item or ()))
     found = []
-    for pair, name in dict.fromkeys((e.pair, e.phenomenon) for e in pending):
-        for proposal in suggestions.learn(pair, name, rows, pending):
-            if not wanted:
-                found.append(proposal)
-            found += [proposal.within(i) for i in wanted if i in proposal.items]
+    for proposal in Suggestions(loaded).every(by_item(evaluation_rows(evaluation)), pending):
+        if not wanted:
+            found.append(proposal)
+        found += [proposal.within(i) for i in wanted if i in proposal.items]
     chosen = {p.id: p for p in found}
     unknown = [i for i in accept or () if i not in chosen]
     if unknown:

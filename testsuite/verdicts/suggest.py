@@ -71,6 +71,13 @@ class Suggestions:
                 waiting.setdefault(entry.item, {})[entry.output] = entry.systems
         return learner.learn(judged, waiting, rejected)
 
+    def every(self, rows: Mapping[tuple[str, str], Sequence[Row]], pending: Sequence[Pending]
+              ) -> list[Proposal]:
+        """The proposals of every phenomenon with pending outputs (`learn`), phenomenon by
+        phenomenon in the order of `pending`, most outcomes decided first within each."""
+        return [proposal for pair, name in dict.fromkeys((e.pair, e.phenomenon) for e in pending)
+                for proposal in self.learn(pair, name, rows, pending)]
+
     def rows_of(self, proposal: Proposal, rows: Mapping[tuple[str, str], Sequence[Row]]
                 ) -> list[PreviewRow]:
         """The preview rows of a proposal (`Phenomenon.rows`); a person's pattern is
