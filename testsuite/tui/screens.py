@@ -130,11 +130,9 @@ def stale_text(refused: str, stale: Stale, then: str) -> Text:
     return Text(f"{refused}:\n  " + "\n  ".join(stale.diff) + f"\n{then}")
 
 
-def _table(table_id: str, rows: bool = False) -> DataTable[Text]:
-    """A table that never takes the focus from the dialog's input (`rows`: with a row
-    cursor the dialog moves)."""
-    table: DataTable[Text] = DataTable(id=table_id, cursor_type="row" if rows else "none",
-                                       zebra_stripes=True)
+def _table(table_id: str) -> DataTable[Text]:
+    """A table that never takes the focus from the dialog's input."""
+    table: DataTable[Text] = DataTable(id=table_id, cursor_type="none", zebra_stripes=True)
     table.can_focus = False
     return table
 

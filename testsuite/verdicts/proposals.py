@@ -183,11 +183,6 @@ class Proposal:
         return "p-" + hashlib.blake2b(text.encode("utf-8"), digest_size=5).hexdigest()
 
     @property
-    def key(self) -> tuple[str, str, str, str]:
-        """What identifies a batch a person made (scope, pattern, source, verdict)."""
-        return (self.scope, self.pattern, self.source, self.verdict)
-
-    @property
     def outcomes(self) -> int:
         """Outcomes (system outputs) it decides."""
         return sum(len(d.systems) for _, d in self.decides)

@@ -74,17 +74,6 @@ def evaluation_rows(evaluation: Evaluation) -> Iterable[Row]:
                                             "reason")), strict=True)
 
 
-def outputs_by_item(rows: Iterable[Row]) -> dict[tuple[str, str], dict[str, tuple[str, ...]]]:
-    """Every distinct output of each item, (pair, item) → output (stripped; empty ones left
-    out) → the systems that gave it, as `testsuite.verdicts.suggest.suggest` takes them."""
-    found: dict[tuple[str, str], dict[str, list[str]]] = {}
-    for pair, item, system, output, _, _ in rows:
-        if output.strip():
-            found.setdefault((pair, item), {}).setdefault(output.strip(), []).append(system)
-    return {key: {output: tuple(systems) for output, systems in outputs.items()}
-            for key, outputs in found.items()}
-
-
 def known_systems(evaluation: Evaluation) -> list[str]:
     """The systems a filter may name: every system loaded, in input order.
 
