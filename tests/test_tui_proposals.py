@@ -13,10 +13,11 @@ from testsuite.inputs import InputSpec
 from testsuite.tui import TriageOptions
 from testsuite.tui.app import TriageApp
 from testsuite.tui.render import preview_room, row_text, rows_that_fit, wrapped
-from testsuite.tui.screens import PreviewTable, ProposalScreen
+from testsuite.tui.screens import BatchScreen, PreviewTable, ProposalScreen
 from testsuite.tui.session import TriageSession
 from testsuite.verdicts.proposals import Settings
 from testsuite.verdicts.suggest import Suggestions
+from testsuite.words import counted
 
 VERBS = ["lesen", "schlafen", "gehen", "warten", "essen", "arbeiten", "tanzen", "singen",
          "laufen", "schreiben", "kochen", "malen", "rechnen", "turnen", "zeichnen", "baden",
@@ -187,5 +188,36 @@ def test_a_at_80_by_24_shows_every_line_it_applies(paradigm: Path) -> None:
         # Each row is drawn whole in the lines it was counted with.
         shown = [len(wrapped(row_text(r), width)) for r in screen.rows]
         assert sum(shown[:table.seen()]) <= lines < sum(shown[:table.seen() + 1])
+
+    run(app, scenario, (80, 24))
+
+
+def test_the_batch_dialog_counts_the_rows_that_are_on_the_screen(paradigm: Path) -> None:
+    session = session_of(paradigm)
+    app = TriageApp(session, follow=False)
+
+    def not_shown(screen: BatchScreen) -> tuple[str, int]:
+        """The summary, and the rows not on the screen counted from the table's lines."""
+        table = screen.query_one(PreviewTable)
+        lines = table.scrollable_content_region.height - table.header_height
+        width = table.columns[list(table.columns)[2]].width
+        return (str(screen.query_one("#batch-summary").render()),
+                len(screen.rows) - rows_that_fit(screen.rows, width, lines))
+
+    async def scenario(pilot) -> None:  # type: ignore[no-untyped-def]
+        await pilot.press("b")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, BatchScreen) and len(screen.rows) == 3
+        summary, unseen = not_shown(screen)
+        assert unseen == 0 and "not shown" not in summary  # every row is on the screen
+        await pilot.press("enter")  # so one enter records them
+        assert not isinstance(app.screen, BatchScreen)
+        await pilot.press("u", "b", "ctrl+s")  # the phenomenon: the title takes two lines
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, BatchScreen) and len(screen.rows) > 3
+        summary, unseen = not_shown(screen)
+        assert unseen > 0 and f"{counted(unseen, 'row')} (" in summary
 
     run(app, scenario, (80, 24))

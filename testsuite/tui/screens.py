@@ -475,7 +475,8 @@ class BatchScreen(TypeAhead, ModalScreen[object]):
         self.rows = self.session.preview_rows(self.chosen) if self.chosen.decides else []
         # The dialog is 95% wide; its border and padding, the table's cell padding and a
         # scrollbar leave this much for the outputs.
-        table.show(self.rows, max(20, int(self.app.size.width * 0.95) - 30))
+        table.show(self.rows, max(20, int(self.app.size.width * 0.95) - 30),
+                   then=self.summarise)
         self.summarise()
 
     def summarise(self) -> None:
@@ -485,8 +486,9 @@ class BatchScreen(TypeAhead, ModalScreen[object]):
         count = len(self.chosen.decides)
         text = Text(f"{counted(count, 'output')} ({counted(self.chosen.outcomes, 'outcome')}) "
                     f"would be {self.verdict}" + (":" if count else ""))
-        unseen = self.rows[self.query_one(PreviewTable).seen():]
-        if unseen:
+        table = self.query_one(PreviewTable)
+        unseen = self.rows[table.seen():]
+        if unseen and table.laid_out == table.shown:  # else: said once it is laid out
             outputs = sum(len(r.outputs) for r in unseen)
             text.append(f" {counted(len(unseen), 'row')} ({counted(outputs, 'output')}) not "
                         "shown yet: ↓" + (" · enter again records them unseen"
@@ -530,15 +532,25 @@ class BatchScreen(TypeAhead, ModalScreen[object]):
 class PreviewTable(DataTable[Text]):
     """A proposal's preview: one row per group of outputs (the same construction in several
     items), pre-wrapped so that each row is shown whole; it knows how many of its rows have
-    been on the screen so far (`seen`), as the person scrolls."""
+    been on the screen so far (`seen`), as the person scrolls.
+
+    Nothing counts as seen until the screen was laid out with the rows shown last: before
+    that, the table's height is that of the rows before (the dialog above it may have
+    grown since, a title wrapped, an error shown), and counting with it could take rows for
+    seen that never were on the screen.
+    """
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(cursor_type="row", zebra_stripes=True, **kwargs)
         self.heights: list[int] = []
         self.bottom = 0  # the lowest line of rows that was on the screen
+        self.shown = 0  # how often rows were shown: the layout a callback waits for
+        self.laid_out = 0  # the last showing the screen was laid out with
 
-    def show(self, rows: Sequence[PreviewRow], width: int) -> None:
-        """Show `rows`, the output column `width` cells wide; nothing seen yet."""
+    def show(self, rows: Sequence[PreviewRow], width: int,
+             then: Callable[[], None] | None = None) -> None:
+        """Show `rows`, the output column `width` cells wide; nothing seen yet. `then` is
+        called once the screen was laid out with them (when `seen` counts them)."""
         self.clear(columns=True)
         item_width, count_width = PREVIEW_COLUMNS
         self.add_column(Text("item"), width=item_width)
@@ -552,9 +564,19 @@ class PreviewTable(DataTable[Text]):
                          Text(str(len(row.outputs))), Text("\n".join(lines)),
                          height=len(lines))
         self.bottom = 0
+        self.shown += 1
+        self.call_after_refresh(self._laid_out, self.shown, then)
+
+    def _laid_out(self, showing: int, then: Callable[[], None] | None) -> None:
+        self.laid_out = max(self.laid_out, showing)
+        if then is not None and showing == self.shown:
+            then()
 
     def seen(self) -> int:
-        """How many rows, from the first, have had their last line on the screen."""
+        """How many rows, from the first, have had their last line on the screen (none
+        before the screen was laid out with them)."""
+        if self.laid_out != self.shown:
+            return 0
         header = self.header_height if self.show_header else 0
         visible = self.scrollable_content_region.height - header
         self.bottom = max(self.bottom, round(self.scroll_y) + visible)
@@ -606,10 +628,10 @@ class ProposalScreen(ModalScreen[object]):
             head.append(("\n" if index else "") + line, style=style)
         self.query_one("#proposal-head", Static).update(head)
         table = self.query_one(PreviewTable)
-        table.show(self.rows, preview_room(self.proposal, width, height)[0])
+        table.show(self.rows, preview_room(self.proposal, width, height)[0],
+                   then=self.update_status)
         table.focus()
         self.watch(table, "scroll_y", lambda *_: self.update_status(), init=False)
-        self.call_after_refresh(self.update_status)
 
     def unseen(self) -> list[PreviewRow]:
         """The rows not on the screen yet."""
