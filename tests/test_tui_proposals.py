@@ -221,3 +221,40 @@ def test_the_batch_dialog_counts_the_rows_that_are_on_the_screen(paradigm: Path)
         assert unseen > 0 and f"{counted(unseen, 'row')} (" in summary
 
     run(app, scenario, (80, 24))
+
+
+def test_a_proposal_whose_outputs_a_colleague_decided_meanwhile_is_refused_readably(
+        paradigm: Path) -> None:
+    session = session_of(paradigm)
+    while session.current is not None and not session.current.output.startswith("Ich musste"):
+        session.move(1)
+    proposal = session.proposal()
+    assert proposal is not None and len(proposal.decides) == 24
+    app = TriageApp(session, follow=False)
+    bob = TriageSession.load(TriageOptions(
+        inputs=InputSpec(outputs=(paradigm / "outputs",),
+                         suite=(paradigm / "suites", paradigm / "rules")),
+        annotator="bob", categories=(), phenomena=(), systems=(), order="suite"))
+    item, decided = proposal.decides[-1]
+    taken = next(e for e in bob.all_pending() if (e.item, e.output) == (item, decided.output))
+
+    async def scenario(pilot) -> None:  # type: ignore[no-untyped-def]
+        await pilot.press("a")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, ProposalScreen)
+        bob.decide("pass", taken)  # bob decides one of its outputs while it is open
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen is screen and verdicts(paradigm) == [
+            {"item": item, "output": decided.output, "verdict": "pass", "annotator": "bob",
+             "time": verdicts(paradigm)[0]["time"]}]  # refused: nothing of the proposal
+        status = screen.query_one("#proposal-status")
+        said = str(status.render())
+        assert "Not recorded: the outputs changed since the proposal was shown" in said
+        assert f"{item} {decided.output!r}: 'pending' → 'pass by bob'" in said
+        # Every line of it is on the screen: what changed, and what to do.
+        assert status.region.height == len(said.splitlines()) and status.region.bottom < 40
+        assert "Escape, and look at it again." in said
+
+    run(app, scenario, (120, 40))
