@@ -258,3 +258,28 @@ def test_a_proposal_whose_outputs_a_colleague_decided_meanwhile_is_refused_reada
         assert "Escape, and look at it again." in said
 
     run(app, scenario, (120, 40))
+
+
+def test_undo_of_an_accepted_proposal_puts_its_outputs_back_where_they_were(
+        paradigm: Path) -> None:
+    session = session_of(paradigm)
+    while session.current is not None and not session.current.output.startswith("Ich musste"):
+        session.move(1)
+    assert session.current is not None
+    on = (session.current.item, session.current.output)
+    queue = [(e.item, e.output) for e in session.entries]
+    app = TriageApp(session, follow=False)
+
+    async def scenario(pilot) -> None:  # type: ignore[no-untyped-def]
+        await pilot.press("a", "enter")
+        assert len(verdicts(paradigm)) == 24 and session.current is not None
+        assert (session.current.item, session.current.output) != on
+        await pilot.press("u")
+        assert verdicts(paradigm) == []
+        # Back on the entry the proposal was accepted from, every output in its place.
+        assert session.current is not None
+        assert (session.current.item, session.current.output) == on
+        assert [(e.item, e.output) for e in session.entries] == queue
+        assert "undid proposal p-" in str(app.query_one("#status").render())
+
+    run(app, scenario, (120, 40))

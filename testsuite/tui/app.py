@@ -470,7 +470,9 @@ class TriageApp(App[int]):
         elif isinstance(action, Decision):
             self.say(f"undid {action.verdict.verdict} on {action.entry.item}")
         elif isinstance(action, BatchDone):
-            self.say(f"undid the batch: {counted(len(action.recorded), 'verdict')} taken back")
+            what = "batch" if action.batch.how == "pattern" else "proposal"
+            self.say(f"undid {what} {action.batch.id}: "
+                     f"{counted(len(action.recorded), 'verdict')} taken back")
         elif isinstance(action, RuleEdit):
             self.say(f"undid the edit of {action.field} of {action.item}: back to "
                      f"{action.old or '(none)'!r}")

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -72,10 +72,19 @@ class Decision:
 
 @dataclass
 class BatchDone:
-    """A batch or proposal recorded in this session: its verdicts are undone as one."""
+    """A batch or proposal recorded in this session: its verdicts are undone as one.
+
+    Attributes:
+        batch: What was recorded.
+        recorded: (file, item, verdict) of each verdict it recorded.
+        queue: The queue's entries when it was recorded, in order (undo puts them back).
+        at: The entry on the screen then (undo goes back to it).
+    """
 
     batch: Proposal
     recorded: list[tuple[Path, str, Verdict]]
+    queue: list[Key] = field(default_factory=list)
+    at: Key | None = None
 
 
 @dataclass
@@ -494,6 +503,13 @@ class TriageSession:
             for _path, item, verdict in action.recorded:
                 self._forget(action.batch.pair, item, verdict)
             self._update({(action.batch.pair, item) for _, item, _ in action.recorded})
+            # Its outputs came back at the end of the queue: each goes back to its place
+            # (what entered the queue since stays after them), and so does the annotator.
+            place = {key: index for index, key in enumerate(action.queue)}
+            self.entries.sort(key=lambda e: place.get(key_of(e), len(place)))
+            keys = [key_of(e) for e in self.entries]
+            if action.at in keys:
+                self.position = keys.index(action.at)
             return action
         self.history.pop()
         decision = action
@@ -589,8 +605,10 @@ class TriageSession:
         self.sync()
         shown = {f"{item} {decided.output!r}": "pending" for item, decided in batch.decides}
         check_view(shown, self._states(batch), "the outputs of the batch changed")
+        queue = [key_of(e) for e in self.entries]
+        at = key_of(self.current) if self.current is not None else None
         recorded = apply(self.suite, batch, self.annotator)
-        done = BatchDone(batch, recorded)
+        done = BatchDone(batch, recorded, queue, at)
         for _path, item, verdict in recorded:
             self._remember(batch.pair, item, verdict)
         self.history.append(done)
