@@ -16,10 +16,11 @@ from typer.testing import CliRunner
 
 from testsuite import files
 from testsuite.cli import app
-from testsuite.errors import TestsuiteError
+from testsuite.errors import MAX_PROBLEM_CHARS, MAX_SHOWN_PROBLEMS, TestsuiteError
 from testsuite.evaluate import evaluate
 from testsuite.matching import CompiledRule, RegexCache, judge
 from testsuite.model import Rule
+from testsuite.outputs.readers import read_tsv
 from testsuite.values import BadValue
 
 runner = CliRunner()
@@ -249,6 +250,58 @@ def test_a_repeated_id_in_the_id_list(project):
     assert result.exit_code == 1
     assert (f"error: {ids}:3 (item idiom-01): listed more than once (lines 1, 3); each item "
             "may have one line only") in result.output
+
+
+def test_an_id_repeated_on_every_line_is_named_with_a_few_lines(project):
+    # One id on 30,000 lines: the message listed every line number (a 250 MB list gave an
+    # error line of hundreds of MB after 40 s and 4.9 GB).
+    ids = project / "order.ids"
+    ids.write_text("idiom-01\n" * 30_000)
+    result = invoke("evaluate", project / "out", "--suite", project, "--ids", ids, "-q")
+    assert result.exit_code == 1
+    assert result.output.strip() == (
+        f"error: {ids}:2 (item idiom-01): listed more than once (lines 1, 2, 3, 4, 5, 6, 7, "
+        "8, 9, 10 and 29,990 more); each item may have one line only")
+
+
+def test_an_id_list_is_held_to_the_limit_of_a_suite(project):
+    ids = project / "order.ids"
+    with ids.open("wb") as handle:
+        handle.truncate(files.MAX_SUITE_BYTES + 1)
+    result = invoke("evaluate", project / "out", "--suite", project, "--ids", ids, "-q")
+    assert result.exit_code == 1
+    assert result.output.strip() == (f"error: {ids}: refused: the file is 64 MB, more than "
+                                     "the 64 MB this kind of file may have")
+
+
+def test_an_error_quoting_a_huge_line_stays_one_short_line(project):
+    # An id of 300,000 characters was quoted whole: a 200 MB line gave a 200 MB error line.
+    ids = project / "order.ids"
+    ids.write_text("idiom-01\nidiom-02\n" + "x" * 300_000 + "\n")
+    result = invoke("evaluate", project / "out", "--suite", project, "--ids", ids, "-q")
+    assert result.exit_code == 1
+    lines = result.output.splitlines()
+    assert len(lines) == 1 and len(lines[0]) <= len("error: ") + MAX_PROBLEM_CHARS
+    assert lines[0].startswith(f"error: {ids}: 1 ids are not en-de items of the suite, e.g. "
+                               "'xxx")
+    assert "characters left out]…" in lines[0]
+
+
+def test_a_problem_on_every_line_prints_the_first_ones_and_counts_the_rest(project):
+    # A TSV of another suite: a line per problem printed 3.6 million error lines for a
+    # 250 MB file (killed after 2 minutes); a sheet of 99,000 bad rows took 25 s to print.
+    tsv = project / "out" / "Other.tsv"
+    tsv.write_text("".join(f"other-{n}\tAusgabe {n}\n" for n in range(1, 1001)))
+    result = invoke("evaluate", tsv, "--suite", project, "--pair", "en-de", "-q")
+    assert result.exit_code == 1
+    lines = result.output.splitlines()
+    assert len(lines) == MAX_SHOWN_PROBLEMS + 1
+    assert lines[0] == f"error: {tsv}:1 (item other-1): unknown en-de item 'other-1'"
+    assert lines[-1] == ("error: … and 980 more problems (fix these, then run again to see "
+                         "the rest)")
+    with pytest.raises(TestsuiteError) as caught:  # the library keeps every problem
+        read_tsv(tsv, "en-de", known={"idiom-01"})
+    assert len(caught.value.problems) == 1000
 
 
 def test_a_one_line_tsv_system_is_evaluated(project):

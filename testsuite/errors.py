@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+
+#: Most characters of one problem as printed: a message may quote text from the data (an id,
+#: an output), and a file of one 200 MB line must not become a 200 MB error line.
+MAX_PROBLEM_CHARS = 2_000
+#: Most problems of one error printed by a command; the rest are counted in one more line
+#: (a sheet or an output file for another suite can hold a problem on each of 100,000 lines).
+MAX_SHOWN_PROBLEMS = 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,7 +38,27 @@ class Problem:
             where += f":{self.line}"
         if self.item:
             where += f" (item {self.item})" if where else f"item {self.item}"
-        return f"{where}: {self.message}" if where else self.message
+        return shorten(f"{where}: {self.message}" if where else self.message)
+
+
+def shorten(text: str, limit: int = MAX_PROBLEM_CHARS) -> str:
+    """`text`, or its start and end with what lies between counted, if longer than `limit`.
+
+    The end is kept as well as the start: a message ends with what to do about it.
+    """
+    if len(text) <= limit:
+        return text
+    head, tail = limit * 3 // 4, limit // 5
+    return f"{text[:head]}…[{len(text) - head - tail:,} characters left out]…{text[-tail:]}"
+
+
+def shown(problems: Sequence[Problem], limit: int = MAX_SHOWN_PROBLEMS) -> list[Problem]:
+    """The first `limit` problems, and one more that counts the others (if there are)."""
+    if len(problems) <= limit:
+        return list(problems)
+    rest = len(problems) - limit
+    return [*problems[:limit], Problem(f"… and {rest:,} more problem{'s' if rest != 1 else ''}"
+                                       " (fix these, then run again to see the rest)")]
 
 
 class TestsuiteError(Exception):
@@ -49,7 +76,12 @@ class TestsuiteError(Exception):
         elif isinstance(problems, Problem):
             problems = [problems]
         self.problems: list[Problem] = problems
-        super().__init__("\n".join(str(p) for p in problems))
+        super().__init__(problems)
+
+    def __str__(self) -> str:
+        # Built when asked for, not when raised: a reader may collect a problem on each of a
+        # million lines, and most errors are printed through `shown` instead.
+        return "\n".join(str(p) for p in self.problems)
 
 
 class Stale(TestsuiteError):

@@ -46,11 +46,12 @@ MAX_YAML_NODES = 2_000_000
 LOCK_TIMEOUT = 30.0
 #: Folder beside a locked file that holds its lock (ignored by git, see `lock`).
 LOCK_FOLDER = ".testsuite"
-#: Largest file read (outputs, sources, id lists, saved runs): a WMT hypothesis file with the
+#: Largest file read (outputs, sources, saved runs): a WMT hypothesis file with the
 #: test suites is under 2 MB, a whole WMT test set of a few thousand lines a few MB, so this
 #: is far above any real input and far below what would exhaust memory.
 MAX_FILE_BYTES = 256 * 2**20
-#: Largest suite, rules or verdicts file (YAML) and DFKI JSON: the DFKI suite is 1.7 MB.
+#: Largest suite, rules or verdicts file (YAML), DFKI JSON and id list: the DFKI suite is
+#: 1.7 MB (an id list of a suite is shorter than the suite).
 MAX_SUITE_BYTES = 64 * 2**20
 
 _UTF8 = ("utf8", "utf8sig")

@@ -200,9 +200,7 @@ def _records(path: Path, data: bytes, required: tuple[str, ...],
         elif SURROGATE_ESCAPE.search(line):
             check_json_surrogates(record, path, number)
     if problems:
-        raise TestsuiteError(problems[:20] + ([Problem(f"… and {len(problems) - 20} more",
-                                                       str(path))] if len(problems) > 20
-                                              else []))
+        raise TestsuiteError(problems)
     return records
 
 

@@ -248,7 +248,8 @@ def _console(stderr: bool = False) -> Any:
 def friendly(command: F) -> F:
     """Print input problems, warnings and interruptions as messages, not tracebacks.
 
-    A `TestsuiteError` is one ``error:`` line per problem and exit status 1; an `OSError`
+    A `TestsuiteError` is one ``error:`` line per problem (the first
+    `errors.MAX_SHOWN_PROBLEMS`, then one counting the rest) and exit status 1; an `OSError`
     that no reader turned into one (a folder that cannot be listed, say) is named the same
     way. A warning (ours, or a library's) is one escaped ``warning:`` line and the command
     goes on.
@@ -259,6 +260,7 @@ def friendly(command: F) -> F:
         import warnings
 
         from ..errors import TestsuiteError, TestsuiteWarning
+        from ..errors import shown as first_problems
         from ..files import reason
 
         shown: set[str] = set()
@@ -280,7 +282,7 @@ def friendly(command: F) -> F:
                 return command(*args, **kwargs)
         except TestsuiteError as exc:
             console = _console(stderr=True)
-            for problem in exc.problems:
+            for problem in first_problems(exc.problems):
                 console.print(f"[bold red]error:[/] {_escape(problem)}")
             raise typer.Exit(1) from None
         except BrokenPipeError:

@@ -8,6 +8,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from ..errors import Problem, TestsuiteError
+from ..files import MAX_SUITE_BYTES
 from ..model import Item
 from ..values import choice
 from .model import Located, SystemOutputs
@@ -98,7 +99,8 @@ def documentation(path: Path) -> bool:
 
 def read_ids(path: Path) -> list[str]:
     """Read an id list written by `testsuite sources` (one item id per line)."""
-    ids = [line.strip() for line in read_lines(path)]
+    # An id list is shorter than the suite it lists: held to a suite's limit.
+    ids = [line.strip() for line in read_lines(path, limit=MAX_SUITE_BYTES)]
     if any(not i for i in ids):
         raise TestsuiteError(Problem("empty line in the id list", file=str(path),
                                      line=ids.index("") + 1))
@@ -106,7 +108,8 @@ def read_ids(path: Path) -> list[str]:
     lines: dict[str, list[int]] = {}
     for number, item in enumerate(ids, start=1):
         lines.setdefault(item, []).append(number)
-    problems = [Problem(f"listed more than once (lines {', '.join(map(str, numbers))}); "
+    problems = [Problem(f"listed more than once (lines {', '.join(map(str, numbers[:10]))}"
+                        f"{f' and {len(numbers) - 10:,} more' if len(numbers) > 10 else ''}); "
                         "each item may have one line only", file=str(path), line=numbers[1],
                         item=item)
                 for item, numbers in lines.items() if len(numbers) > 1]

@@ -14,7 +14,7 @@ ENCODING_HINT = ("convert the file to UTF-8 (e.g. `iconv -f latin1 -t utf-8`) or
                  "encoding with --encoding")
 
 
-def read_lines(path: Path, encoding: str = "utf-8") -> list[str]:
+def read_lines(path: Path, encoding: str = "utf-8", limit: int = MAX_FILE_BYTES) -> list[str]:
     """Read a file as one string per line.
 
     A UTF-8 byte-order mark is dropped, CRLF line ends are accepted, and a final
@@ -26,11 +26,12 @@ def read_lines(path: Path, encoding: str = "utf-8") -> list[str]:
     Args:
         path: The file.
         encoding: Its encoding; UTF-8 unless the user says otherwise.
+        limit: The most bytes the file may have (`files.read_bytes`).
 
     Raises:
         TestsuiteError: naming the file and the first line that cannot be decoded.
     """
-    text = decode(read_bytes(path), path, encoding, hint=ENCODING_HINT)
+    text = decode(read_bytes(path, limit), path, encoding, hint=ENCODING_HINT)
     if "\r\n" in text:
         text = text.replace("\r\n", "\n")
     if not text:
