@@ -211,6 +211,41 @@ def test_an_xlsx_row_bomb_stops_at_the_row_limit(tmp_path):
         read_sheet(path)
 
 
+def test_a_shared_string_repeated_in_every_cell_stops_at_the_character_limit(tmp_path):
+    """A cell may name one of the workbook's shared strings: 300 KB put 100,000 characters
+    into each cell of 100,000 rows and kept `import` busy for minutes. The characters of all
+    cells together are counted as they are read."""
+    shared = (b'<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" '
+              b'count="1" uniqueCount="1"><si><t>' + b"x" * (MAX_CELL_CHARS - 1)
+              + b"</t></si></sst>")
+    row = b"<row>" + b'<c t="s"><v>0</v></c>' * 3 + b"</row>"
+
+    def change(name: str, data: bytes) -> bytes:
+        if name == "[Content_Types].xml":
+            return data.replace(b"</Types>", b'<Override PartName="/xl/sharedStrings.xml" '
+                                b'ContentType="application/vnd.openxmlformats-officedocument.'
+                                b'spreadsheetml.sharedStrings+xml"/></Types>')
+        if name == "xl/_rels/workbook.xml.rels":
+            return data.replace(b"</Relationships>", b'<Relationship Id="rIdS" Type="http://'
+                                b"schemas.openxmlformats.org/officeDocument/2006/relationships"
+                                b'/sharedStrings" Target="sharedStrings.xml"/></Relationships>')
+        if name == "xl/worksheets/sheet1.xml":
+            head, rest = data.split(b"<sheetData>")
+            return head + b"<sheetData>" + row * 1000 + b"</sheetData>" + \
+                rest.split(b"</sheetData>")[1]
+        return data
+
+    buffer = io.BytesIO(rewritten(xlsx_bytes(ROWS), change))
+    with zipfile.ZipFile(buffer, "a", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("xl/sharedStrings.xml", shared)
+    path = tmp_path / "shared.xlsx"
+    path.write_bytes(buffer.getvalue())
+    assert path.stat().st_size < 2**20
+    with pytest.raises(files.TestsuiteError, match=r"shared.xlsx:448: refused: the sheet's "
+                       r"cells hold more than 128 million characters together"):
+        read_sheet(path)
+
+
 def test_a_csv_cell_beyond_the_limit_is_one_error_line(project):  # noqa: F811
     sheet = project / "long.csv"
     sheet.write_text("item,output,verdict\nidiom-01,ok,pass\nidiom-02," + "x" * 200_000

@@ -76,6 +76,10 @@ MAX_CELL_CHARS = 100_000
 MAX_SHEET_UNPACKED = 128 * 2**20
 #: Parts of an XLSX archive (a workbook of one sheet has about ten).
 MAX_SHEET_PARTS = 1_000
+#: Characters in all the cells of an XLSX together: a cell may name one of the workbook's
+#: shared strings, so 300 KB can put a string of 100,000 characters in every cell of
+#: 100,000 rows (minutes of work, gigabytes of copies); a CSV is held by its size.
+MAX_SHEET_CHARS = 128 * 2**20
 
 #: Characters that XML 1.0, hence XLSX, cannot hold, and the carriage return (which XML
 #: parsers turn into a line feed): written as OOXML's ``_xHHHH_`` escape (as Excel does), and
@@ -269,8 +273,8 @@ def _read_xlsx(path: Path) -> list[list[str]]:
     unpacked size: zip's own reader stops at the sizes it declares, so they bound what is
     unpacked); XML entities are refused (openpyxl parses with defusedxml, which the
     ``xlsx`` extra installs: no billion laughs, no external entity); the sheet's
-    ``<dimension>`` is not trusted (it can claim one row of five, or a million), rows and
-    columns are counted as they are read.
+    ``<dimension>`` is not trusted (it can claim one row of five, or a million), rows,
+    columns and characters are counted as they are read.
     """
     import zipfile
 
@@ -295,6 +299,7 @@ def _read_xlsx(path: Path) -> list[list[str]]:
             f"refused: the XLSX unpacks to more than {MAX_SHEET_UNPACKED // 2**20} MB (the "
             "limit of a sheet)", file=str(path)))
     table: list[list[str]] = []
+    characters = 0
     try:
         workbook = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
         try:
@@ -309,8 +314,16 @@ def _read_xlsx(path: Path) -> list[list[str]]:
                 if len(values) > MAX_SHEET_COLUMNS and any(
                         v is not None for v in values[MAX_SHEET_COLUMNS:]):
                     raise _too_many("columns", MAX_SHEET_COLUMNS, path, number)
-                table.append(_check_row([_xlsx_value(v) for v in values[:MAX_SHEET_COLUMNS]],
-                                        number, path))
+                cells = _check_row([_xlsx_value(v) for v in values[:MAX_SHEET_COLUMNS]],
+                                   number, path)
+                characters += sum(map(len, cells))
+                if characters > MAX_SHEET_CHARS:
+                    raise TestsuiteError(Problem(
+                        f"refused: the sheet's cells hold more than {MAX_SHEET_CHARS // 2**20} "
+                        "million characters together (the limit of a sheet; a cell repeated "
+                        "from the workbook's shared strings counts each time)", file=str(path),
+                        line=number))
+                table.append(cells)
         finally:
             workbook.close()
     except TestsuiteError:
