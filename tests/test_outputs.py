@@ -125,6 +125,30 @@ def test_wmt_hypothesis_with_wrong_line_count(tmp_path, suite):
     assert "has 2 lines but the source newstest2030.de-en.src.de has 5" in problem.message
 
 
+def test_wmt_lines_are_decoded_as_every_file_is(tmp_path, suite):
+    """The lines taken from a WMT hypothesis file get the messages of `read_lines`: a lone
+    surrogate from UTF-7 is refused at its line (it used to reach the JSON writer and end in
+    a traceback), and a bad byte after a byte-order mark is named at the column an editor
+    shows."""
+    lines = ["Stocks closed higher.", GOOD[1], "The rain did not stop.", GOOD[0], "Other."]
+    root = wmt_folder(tmp_path, {"Seven": lines})
+    source = root / "sources" / "newstest2030.de-en.src.de"
+    source.write_bytes(source.read_text(encoding="utf-8").encode("utf-7"))
+    hyp = root / "system-outputs" / "newstest2030.de-en.hyp.Seven.en"
+    encoded = [line.encode("utf-7") for line in lines]
+    encoded[3] += b" +2AA-"  # U+D800 alone
+    hyp.write_bytes(b"\n".join(encoded) + b"\n")
+    with pytest.raises(TestsuiteError, match=r"hyp.Seven.en:4: holds a lone surrogate "
+                       r"\(U\+D800\)"):
+        load_outputs(suite, [root], encoding="utf-7")
+    source.write_bytes(source.read_text(encoding="utf-7").encode("utf-8"))
+    hyp.write_bytes(b"\xef\xbb\xbf" + "\n".join(lines).encode() + b"\n")
+    hyp.write_bytes(hyp.read_bytes().replace(GOOD[1].encode(), b"ab\xffc"))
+    with pytest.raises(TestsuiteError, match=r"hyp.Seven.en:2: line 2 is not valid UTF-8 "
+                       r"\(byte 0xff at column 3\)"):
+        load_outputs(suite, [root])
+
+
 @pytest.mark.parametrize("placeholder", ["####", "NO TRANSLATION AVAILABLE", ""])
 def test_system_that_did_not_translate_is_left_out(tmp_path, suite, placeholder):
     lines = [placeholder] * 5

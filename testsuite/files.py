@@ -130,13 +130,21 @@ def read_bytes(path: Path, limit: int = MAX_FILE_BYTES) -> bytes:
 
 
 def decode(data: bytes, path: Path | str, encoding: str = "utf-8", keep_bom: bool = False,
-           hint: str = "save the file as UTF-8") -> str:
+           hint: str = "save the file as UTF-8", first_line: int = 1) -> str:
     """Decode file content, naming the file, line and byte of an invalid sequence.
 
     A UTF-8 byte-order mark is dropped unless `keep_bom` (for rewriting a file as it was).
-    Lines and columns are counted in the file as it is, the mark included. Text that decodes
-    to a lone surrogate (UTF-7 can) is refused here: no file, terminal or report could write
-    it later.
+    Lines and columns are counted as an editor shows them (after the mark). Text that
+    decodes to a lone surrogate (UTF-7 can) is refused here: no file, terminal or report
+    could write it later.
+
+    Args:
+        data: The bytes: a whole file, or some of its lines.
+        path: The file, for messages.
+        encoding: Its encoding.
+        keep_bom: Keep a byte-order mark as the character it is.
+        hint: What to do about a bad byte.
+        first_line: The line of the file that `data` starts with.
     """
     codec = encoding.replace("-", "").replace("_", "").lower()
     if codec in _UTF8:
@@ -146,7 +154,7 @@ def decode(data: bytes, path: Path | str, encoding: str = "utf-8", keep_bom: boo
     except UnicodeDecodeError as exc:
         # Positions are in what the decoder saw: after a byte-order mark it dropped.
         seen = bytes(exc.object)
-        line = seen[: exc.start].count(b"\n") + 1
+        line = seen[: exc.start].count(b"\n") + first_line
         column = exc.start - (seen.rfind(b"\n", 0, exc.start) + 1) + 1
         name = "UTF-8" if codec in _UTF8 else encoding.upper()
         raise TestsuiteError(Problem(
@@ -156,7 +164,7 @@ def decode(data: bytes, path: Path | str, encoding: str = "utf-8", keep_bom: boo
         check_encoding(encoding)  # names it
         raise
     if codec not in _UTF8:  # UTF-8 never decodes to a surrogate; UTF-7 and others may
-        check_surrogates(text, path)
+        check_surrogates(text, path, first_line=first_line)
     return text
 
 
@@ -164,15 +172,22 @@ def decode(data: bytes, path: Path | str, encoding: str = "utf-8", keep_bom: boo
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def check_surrogates(text: str, path: Path | str, item: str | None = None) -> str:
+def check_surrogates(text: str, path: Path | str, item: str | None = None,
+                     first_line: int = 1) -> str:
     """`text`, or a message naming the line of the first lone surrogate in it.
+
+    Args:
+        text: Text read from `path`.
+        path: The file, for messages.
+        item: The item the text belongs to, named instead of a line.
+        first_line: The line of the file that `text` starts with.
 
     Raises:
         TestsuiteError: if `text` holds a lone surrogate.
     """
     found = _SURROGATE.search(text)
     if found is not None:
-        line = text.count("\n", 0, found.start()) + 1
+        line = text.count("\n", 0, found.start()) + first_line
         raise TestsuiteError(Problem(
             f"holds a lone surrogate (U+{ord(found.group()):04X}), half of a character that "
             "no file can store; fix the text or its encoding", file=str(path),

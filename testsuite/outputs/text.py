@@ -89,13 +89,9 @@ def read_selected_lines(path: Path, wanted: dict[str, int], expected: int,
         line = raw[index].removesuffix(b"\n")
         if line.endswith(b"\r"):
             line = line[:-1]
-        try:
-            text = line.decode(encoding)
-        except UnicodeDecodeError as exc:
-            raise TestsuiteError(Problem(
-                f"line {index + 1} is not valid {encoding.upper()} (byte 0x{line[exc.start]:02x} "
-                f"at column {exc.start + 1}); {ENCODING_HINT}",
-                file=str(path), line=index + 1)) from None
+        # As `read_lines` decodes: the same messages, lone surrogates (UTF-7) refused too.
+        text = decode(line, path, encoding, keep_bom=True, hint=ENCODING_HINT,
+                      first_line=index + 1)
         for key in keys:
             selected[key] = text
     return count, selected
