@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from testsuite import files
+from testsuite import __version__, files
 from testsuite.cli import app
 from testsuite.errors import TestsuiteError
 from testsuite.loader import load_suite
@@ -261,6 +261,39 @@ def test_a_run_edited_by_hand_is_refused_naming_the_file(run, file, spoil):
     errors = [line for line in result.output.splitlines() if line.strip()]
     assert len(errors) == 1 and errors[0].startswith(
         f"error: {path}: refused: the file changed since the run was saved"), result.output
+
+
+def test_outcomes_flipped_with_the_manifest_rewritten_are_refused(run):
+    """Anyone who can edit a run can rewrite its manifest too (`resign`): the outcomes of
+    items whose rule has not changed are checked against what the rule gives. Flipped ones
+    used to be taken as saved: `score` printed their numbers with exit 0."""
+    suite, saved = run
+    path = saved / "outcomes.jsonl"
+    path.write_text(path.read_text(encoding="utf-8").replace(
+        '"output": "two", "outcome": "pass"', '"output": "two", "outcome": "fail"'),
+        encoding="utf-8")
+    resign(saved)
+    result = runner.invoke(app, ["score", str(saved), "--suite", str(suite), "--no-fair"])
+    assert result.exit_code == 1, result.output
+    assert result.output.strip() == (
+        f"error: {path} (item b): refused: saved as fail (positive-regex) for Sys, but its "
+        "rule, unchanged since the run was saved, judges the output pass (positive-regex): "
+        "the run was "
+        "altered after it was saved (its manifest.json rewritten to match); save it again with "
+        "`testsuite evaluate … --save DIR`")
+
+
+def test_a_run_judges_every_output_whatever_its_outcomes_say(run):
+    """Saved by another version (which may judge differently), a run's outcomes are not
+    checked, and not used either: every output is judged by the rules as they are."""
+    suite, saved = run
+    path = saved / "outcomes.jsonl"
+    path.write_text(flip(path.read_text(encoding="utf-8")), encoding="utf-8")
+    (saved / "run.json").write_text((saved / "run.json").read_text(encoding="utf-8").replace(
+        f'"engine": "{__version__}"', '"engine": "0.0.1"'), encoding="utf-8")
+    resign(saved)
+    assert outcomes_of(suite, saved) == [("Sys", "a", "pass"), ("Sys", "b", "pass"),
+                                         ("Sys", "c", "warning")]
 
 
 def test_a_run_mixed_from_two_saves_is_refused(run, tmp_path):

@@ -19,11 +19,12 @@ manifest, so a run edited by hand, truncated or mixed with another run's files i
 naming the file, and then every field and outcome is checked.
 
 Loading a run *re-evaluates* it with the current suite and rules, so that a verdict recorded
-this year also fixes last year's numbers — but only where something changed: the outcomes of
-items whose rule (regexes, tokens, verdicts) is the same as when the run was saved are
-taken as saved, and only the others are judged again (`Run.rejudged` counts them). Items of
-the run that the current suite no longer has, or whose source sentence changed, are left
-out with a note.
+this year also fixes last year's numbers. Every output is judged (that costs about as much
+as reading the saved outcomes); the outcomes saved for items whose rule (regexes, tokens,
+verdicts) is the same as when the run was saved are checked against that judgement, so that
+outcomes altered after the save, the manifest rewritten to match, are refused instead of
+scored. `Run.rejudged` counts the items whose rule changed since. Items of the run that the
+current suite no longer has, or whose source sentence changed, are left out with a note.
 """
 
 from __future__ import annotations
@@ -571,6 +572,42 @@ def load_run(path: Path, suite: Suite | None = None, timeout: float | None = Non
     return run
 
 
+def _check_outcomes(where: Path, saved: list[dict[str, Any]], evaluation: Evaluation,
+                    unchanged: set[tuple[str, str]]) -> None:
+    """Refuse a run whose saved outcomes are not what their rules, unchanged since, give.
+
+    An outcome depends only on the output and the rule (and the time limit and
+    normalisation, which are part of "unchanged"), so a difference means that the run was
+    altered after it was saved, its manifest rewritten to match. Outcomes cut short by the
+    time limit are left aside: they depend on the machine's load.
+
+    Raises:
+        TestsuiteError: naming outcomes.jsonl, the items and systems concerned.
+    """
+    from .matching import REASON_TIMEOUT
+
+    columns = evaluation.columns
+    judged = {(pair, item, system): (output, outcome, reason)
+              for pair, item, system, output, outcome, reason in zip(
+                  columns["pair"], columns["item"], columns["system"], columns["output"],
+                  columns["outcome"], columns["reason"], strict=True)}
+    problems = []
+    for record in saved:
+        now = judged.get((record["pair"], record["item"], record.get("system")))
+        if now is None or (record["pair"], record["item"]) not in unchanged \
+                or REASON_TIMEOUT in (now[2], record["reason"]):
+            continue
+        if now != (record["output"], record["outcome"], record["reason"]):
+            problems.append(Problem(
+                f"refused: saved as {record['outcome']} ({record['reason']}) for "
+                f"{record.get('system')}, but its rule, unchanged since the run was saved, "
+                f"judges the output {now[1]} ({now[2]}): the run was altered after it was "
+                "saved (its manifest.json rewritten to match); save it again with `testsuite "
+                "evaluate … --save DIR`", str(where), item=record["item"]))
+    if problems:
+        raise TestsuiteError(problems)
+
+
 #: Loaded runs kept in the cache folder (the oldest half is removed beyond this).
 MAX_RUNS = 40
 _CACHE = PickleCache("run", MAX_RUNS)
@@ -635,23 +672,22 @@ def _load(path: Path, contents: dict[str, bytes], suite: Suite, metadata: dict[s
                 (record["occurrence"], record["output"]))
         else:
             by_system.setdefault(system, {})[record["item"]] = record["output"]
-    known = {}
     outcomes = _records(path / "outcomes.jsonl", contents["outcomes.jsonl"],
                         ("pair", "item", "output", "reason"),
-                        {"pair": pair_check, "outcome": _one_of(OUTCOMES)})
-    if unchanged:
-        for record in outcomes:
-            if (record["pair"], record["item"]) in unchanged:
-                known[(record["pair"], record["item"], record["output"])] = (
-                    record["outcome"], record["reason"])
+                        {"pair": pair_check, "outcome": _one_of(OUTCOMES),
+                         "system": _optional_text})
     systems = [SystemOutputs(system, pair, outputs, str(path), {
         item: [outputs[item], *(text for _, text in sorted(extra))]
         for item, extra in others.get((pair, system), {}).items() if item in outputs})
         for (pair, system), outputs in by_system.items()]
-    evaluation = evaluate(suite, systems, timeout=timeout, known=known,
-                          normalise=profile(matched_under))
+    # Every output is judged, none taken from outcomes.jsonl: its outcomes are checked
+    # instead, so that a run whose outcomes were altered and its manifest rewritten to
+    # match never brings them into a score (judging costs about as much as reading them).
+    evaluation = evaluate(suite, systems, timeout=timeout, normalise=profile(matched_under))
+    if metadata.get("engine") == __version__:  # another version may judge differently
+        _check_outcomes(path / "outcomes.jsonl", outcomes, evaluation, unchanged)
     with_outputs = {(pair, item) for (pair, _), outputs in by_system.items() for item in outputs}
-    rejudged = len(with_outputs - {(p, i) for p, i, _ in known})
+    rejudged = len(with_outputs - unchanged)
     return Run(metadata.get("name") or path.name, metadata.get("campaign"),
                metadata.get("year"), path, evaluation,
                [e.system for e in evaluation.excluded], removed, changed, sources, rejudged,
