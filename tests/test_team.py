@@ -8,6 +8,7 @@ timer calls; the tests call it (through `watch_files`) where a person would wait
 from __future__ import annotations
 
 import asyncio
+import os
 import subprocess
 import sys
 from collections.abc import Awaitable, Callable
@@ -323,6 +324,28 @@ def test_a_dead_sessions_presence_mark_goes_at_once(project: Path) -> None:  # n
     session.look_around()
     assert session.others == {}
     assert list(presence.iterdir()) == []  # mark and lock file removed
+
+
+def test_a_named_pipe_among_the_presence_marks_does_not_block_the_screen(
+        project: Path) -> None:  # noqa: F811
+    """Anyone who can write the shared folder can put a pipe where marks are: reading it
+    blocked `look_around` (and with it the triage screen) for good. Run in a child with a
+    time limit, so that a hang fails the test instead of stopping the test run."""
+    presence = project / "rules" / "en-de" / ".testsuite" / "presence"
+    presence.mkdir(parents=True)
+    os.mkfifo(presence / "pipe.json")
+    (presence / "huge.json").write_bytes(b"{" + b" " * 2**20 + b"}")  # 1 MB: not read
+    program = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from testsuite.loader import load_suite\n"
+        "from testsuite.tui.shared import SharedFolder\n"
+        "root = Path(sys.argv[1])\n"
+        "shared = SharedFolder(load_suite([root / 'suites', root / 'rules']), 'carol')\n"
+        "print(shared.look_around(), flush=True)\n")
+    done = subprocess.run([sys.executable, "-c", program, str(project)], capture_output=True,
+                          text=True, timeout=60)
+    assert (done.returncode, done.stdout) == (0, "{}\n"), done.stderr
 
 
 def test_a_refused_batch_stays_on_its_item_when_a_colleague_resolved_it(

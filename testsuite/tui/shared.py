@@ -33,7 +33,7 @@ import uuid
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..errors import TestsuiteError
 from ..files import LOCK_FOLDER, read_json, tool_folder, write_text
@@ -48,6 +48,8 @@ if TYPE_CHECKING:
 PRESENCE_REFRESH = 2.0
 #: Seconds after which a presence mark that cannot be checked by its lock is gone.
 PRESENCE_TIMEOUT = 8.0
+#: Largest presence mark read (a mark is about 200 bytes).
+PRESENCE_BYTES = 2**16
 #: An output to decide: (pair, item id, stripped output).
 Key = tuple[str, str, str]
 ItemKey = tuple[str, str]
@@ -281,9 +283,11 @@ class SharedFolder:
                 if path == self.presence:
                     continue
                 try:
-                    data = json.loads(path.read_text(encoding="utf-8"))
+                    # Through the I/O layer: a named pipe or a huge file someone put there
+                    # must not block the screen (a pipe blocked it for good) or fill memory.
+                    data: Any = read_json(path, limit=PRESENCE_BYTES)
                     stamp = float(data.get("time", 0))
-                except (OSError, ValueError, TypeError, AttributeError):
+                except (TestsuiteError, ValueError, TypeError, AttributeError):
                     continue  # half-written or foreign: not a session
                 alive = path.with_suffix(".alive")
                 gone = _gone(alive) if alive.exists() else None
