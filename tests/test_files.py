@@ -165,6 +165,26 @@ def test_lock_lives_in_an_ignored_folder(tmp_path):
     assert sorted(p.name for p in (tmp_path / "rules").iterdir()) == [".testsuite"]
 
 
+def test_a_link_in_the_lock_folder_is_never_written_through(tmp_path):
+    """Anyone who can write a shared folder can put links in its `.testsuite/`: the
+    `.gitignore` pointing nowhere made every lock create a file where it pointed, and a lock
+    file pointing at a file must not empty it."""
+    target = tmp_path / "verdicts.yaml"
+    tools = tmp_path / files.LOCK_FOLDER
+    tools.mkdir()
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (tools / ".gitignore").symlink_to(elsewhere / "created")
+    precious = elsewhere / "precious.txt"
+    precious.write_text("keep me\n")
+    (tools / "verdicts.yaml.lock").symlink_to(precious)
+    with pytest.raises(TestsuiteError, match=r"verdicts.yaml.lock: cannot lock"), \
+            files.lock(target, timeout=1):
+        pass
+    assert sorted(p.name for p in elsewhere.iterdir()) == ["precious.txt"]
+    assert precious.read_text() == "keep me\n"
+
+
 def test_a_held_lock_times_out_naming_its_holder(tmp_path):
     target = tmp_path / "verdicts.yaml"
     holding = threading.Event()

@@ -618,12 +618,13 @@ def tool_folder(folder: Path) -> Path:
     """
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        ignore = folder / ".gitignore"
-        if not ignore.exists():
-            ignore.write_text("# files of testsuite (locks, presence); never commit them\n*\n",
-                              encoding="utf-8")
     except OSError as exc:
         raise TestsuiteError(Problem(f"cannot write: {reason(exc)}", file=str(folder))) from None
+    ignore = folder / ".gitignore"
+    # lexists: a link that points nowhere is left alone, never written through (it would
+    # create a file wherever it points).
+    if not os.path.lexists(ignore):
+        write_text(ignore, "# files of testsuite (locks, presence); never commit them\n*\n")
     return folder
 
 
