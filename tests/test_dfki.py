@@ -159,6 +159,27 @@ def test_a_suite_with_a_bad_pair_is_not_written(tmp_path, pair):
     assert not any(tmp_path.rglob("*.yaml"))
 
 
+def test_an_import_writes_every_file_or_none(tmp_path):
+    """A file that cannot be written (here a folder in its way) left the files before it
+    written: half a suite. A category too long for a file name is cut (it failed)."""
+    path = tmp_path / "items.json"
+    long = "Very long category " * 20
+    path.write_text(json.dumps({"items": [ITEM, dict(ITEM, id="2", category=long)]}),
+                    encoding="utf-8")
+    out = tmp_path / "out"
+    (out / "rules" / "de-en" / "ambiguity.yaml").mkdir(parents=True)  # in the way
+    result = runner.invoke(app, ["import-dfki", str(path), "--out", str(out)])
+    assert result.exit_code == 1, result.output
+    assert result.output.strip() == (f"error: {out / 'rules' / 'de-en' / 'ambiguity.yaml'}: "
+                                     "cannot write: it is a folder")
+    assert files_under(out) == []
+    (out / "rules" / "de-en" / "ambiguity.yaml").rmdir()
+    suite, written = import_dfki(path, out)
+    assert files_under(out) == sorted(str(p.relative_to(out)) for p in written)
+    assert f"rules/de-en/{('very-long-category-' * 5)[:80]}.yaml" in files_under(out)
+    assert load_suite([out]).items[("de-en", "2")].category == long
+
+
 def test_written_rules_keep_every_field_of_their_verdicts(dfki_dir, tmp_path):
     # A disagreement settled by a third annotator: written and read back, the settling
     # verdict must still settle it (it was written without 'settles', a disagreement again).

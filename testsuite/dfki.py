@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import Problem, TestsuiteError, describe
-from .files import MAX_SUITE_BYTES, join, read_json, write_text
+from .files import MAX_SUITE_BYTES, encode_text, join, read_json, write_all
 from .model import EXAMPLE_KINDS, Item, Rule, Suite, pair_code
 from .verdicts.store import entry_of
 from .yamlio import dump_yaml
@@ -25,9 +25,14 @@ DFKI_KEYS = ("category", "id", "langpair", "negative_regex", "negative_tokens", 
              "positive_regex", "positive_tokens", "source_sentence")
 
 
+#: Longest file name made from a category (file systems allow 255 bytes in a name).
+MAX_SLUG = 80
+
+
 def slug(text: str) -> str:
-    """File-name form of a category: ``Coordination & ellipsis`` → ``coordination-ellipsis``."""
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "category"
+    """File-name form of a category: ``Coordination & ellipsis`` → ``coordination-ellipsis``
+    (cut to `MAX_SLUG` characters: a longer category was a write error)."""
+    return re.sub(r"[^a-z0-9]+", "-", text.lower())[:MAX_SLUG].strip("-") or "category"
 
 
 def read_dfki(path: Path) -> Suite:
@@ -179,7 +184,7 @@ def write_suite(suite: Suite, out: Path) -> list[Path]:
 
     Every path is built with `files.join` (each part one plain name, the result inside
     `out`), and no two documents may share a path, so a rules file can never replace the
-    suite file it belongs to.
+    suite file it belongs to. The files are written all or none (`files.write_all`).
 
     Raises:
         TestsuiteError: if a name cannot be a file name or a path would leave `out`.
@@ -189,10 +194,10 @@ def write_suite(suite: Suite, out: Path) -> list[Path]:
     if len(set(paths.values())) != len(paths):
         raise TestsuiteError("two suite or rules files would have the same path; nothing "
                              "was written")
-    written = []
-    for relative, document in documents.items():
-        written.append(write_text(paths[relative], dump_yaml(document), inside_of=out))
-    return written
+    # All or none, as every import: a full disk or a folder in the way leaves no half suite.
+    write_all({paths[relative]: encode_text(dump_yaml(document), paths[relative])
+               for relative, document in documents.items()})
+    return list(paths.values())
 
 
 def import_dfki(path: Path, out: Path) -> tuple[Suite, list[Path]]:
