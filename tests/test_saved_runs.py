@@ -296,6 +296,26 @@ def test_a_run_judges_every_output_whatever_its_outcomes_say(run):
                                          ("Sys", "c", "warning")]
 
 
+def test_a_save_through_a_link_to_a_run_replaces_the_run_it_points_to(run, tmp_path):
+    """`--save runs/latest` with latest -> demo2021: the link was set aside as the old run
+    and never removed (a link is no folder to remove), so that every later read warned
+    "removed …" again, and the run it pointed to was left as it was."""
+    suite, saved = run
+    latest = saved.with_name("latest")
+    latest.symlink_to(saved.name)
+    result = runner.invoke(app, ["evaluate", str(second_campaign(tmp_path)), "--suite",
+                                 str(suite), "-q", "--save", str(latest)])
+    assert result.exit_code == 0, result.output
+    assert latest.is_symlink() and sorted(p.name for p in saved.parent.iterdir()) == [
+        ".testsuite", "demo2021", "latest"]
+    for _ in range(2):
+        result = runner.invoke(app, ["score", str(latest), "--suite", str(suite), "--no-fair",
+                                     "--format", "csv"])
+        assert result.exit_code == 0 and "warning" not in result.output, result.output
+    assert outcomes_of(suite, saved) == outcomes_of(suite, latest) != []
+    assert ("New1", "c", "pass") in outcomes_of(suite, saved)  # the second campaign's
+
+
 def test_a_run_mixed_from_two_saves_is_refused(run, tmp_path):
     """The outputs of one campaign with the outcomes and metadata of another."""
     suite, saved = run

@@ -591,17 +591,27 @@ def stale_temporaries(folder: Path, name: str | None = None) -> list[Path]:
 
 def remove_stale_temporaries(folder: Path, name: str | None = None) -> list[Path]:
     """Remove what `stale_temporaries` finds; returns what was removed."""
+    return [path for path in stale_temporaries(folder, name) if remove_tree(path)]
+
+
+def remove_tree(path: Path) -> bool:
+    """Remove a file, or a folder with what it holds; a link is removed, never followed.
+
+    Returns:
+        Whether it is gone (False if it could not be removed).
+    """
     import shutil
 
-    removed = []
-    for path in stale_temporaries(folder, name):
-        with contextlib.suppress(OSError):
-            if path.is_dir() and not path.is_symlink():
-                shutil.rmtree(path)
-            else:
-                path.unlink()
-            removed.append(path)
-    return removed
+    try:
+        if path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path)
+        else:
+            path.unlink()
+    except FileNotFoundError:
+        pass
+    except OSError:
+        return False
+    return True
 
 
 # --------------------------------------------------------------------------------------------

@@ -57,6 +57,7 @@ from .files import (
     read_json,
     reason,
     remove_stale_temporaries,
+    remove_tree,
     temporary_prefix,
     umask,
     write_bytes,
@@ -322,9 +323,11 @@ def _write_run(path: Path, contents: dict[str, bytes]) -> None:
     once. The run is locked meanwhile, so that two saves do not swap crosswise.
     """
     import os
-    import shutil
     import tempfile
 
+    # A link to a run folder (runs/latest -> runs/wmt22) is saved where it points, as any
+    # tool writes into a linked folder; swapping the link itself aside left it behind.
+    path = path.resolve() if path.is_symlink() else path
     try:
         if path.exists() and not path.is_dir():
             raise NotADirectoryError(errno.ENOTDIR, "Not a directory", str(path))
@@ -364,13 +367,13 @@ def _write_run(path: Path, contents: dict[str, bytes]) -> None:
             if aside is not None and aside.exists() and not path.exists():
                 os.rename(aside, path)  # the old run back in its place
                 aside = None
-            shutil.rmtree(new, ignore_errors=True)
+            remove_tree(new)
             if isinstance(exc, OSError):
                 raise TestsuiteError(Problem(f"cannot write: {reason(exc)}",
                                              file=str(path))) from None
             raise
         if aside is not None:
-            shutil.rmtree(aside, ignore_errors=True)
+            remove_tree(aside)
 
 
 def recover(path: Path) -> list[str]:
@@ -384,8 +387,6 @@ def recover(path: Path) -> list[str]:
     Returns:
         What was done, one line each (for messages).
     """
-    import shutil
-
     path = Path(path)
     done = []
     for stale in remove_stale_temporaries(path.parent, path.name):
@@ -398,8 +399,7 @@ def recover(path: Path) -> list[str]:
                 continue
             done.append(f"put back the run {path} from {aside}, where an interrupted save "
                         "had set it aside")
-        else:
-            shutil.rmtree(aside, ignore_errors=True)
+        elif remove_tree(aside):
             done.append(f"removed {aside}, the previous run of a save that finished")
     return done
 
