@@ -118,14 +118,22 @@ def read_bytes(path: Path, limit: int = MAX_FILE_BYTES) -> bytes:
         TestsuiteError: naming the file and why it cannot be read.
     """
     with open_regular(path, limit) as handle:
-        try:
-            data = handle.read(limit + 1)
-        except OSError as exc:
-            raise TestsuiteError(Problem(f"cannot read: {reason(exc)}",
-                                         file=str(path))) from None
+        return read_limited(handle, str(path), limit)
+
+
+def read_limited(handle: BinaryIO, name: str, limit: int) -> bytes:
+    """Everything an open file or stream (standard input) holds, up to `limit` bytes.
+
+    Raises:
+        TestsuiteError: naming `name` when it holds more, or cannot be read.
+    """
+    try:
+        data = handle.read(limit + 1)
+    except OSError as exc:
+        raise TestsuiteError(Problem(f"cannot read: {reason(exc)}", file=name)) from None
     if len(data) > limit:
         raise TestsuiteError(Problem(f"refused: the file is more than the {_megabytes(limit)} "
-                                     "this kind of file may have", file=str(path)))
+                                     "this kind of file may have", file=name))
     return data
 
 

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..errors import Problem, TestsuiteError
-from ..files import decode, read_bytes, read_text, write_bytes, write_text
+from ..files import decode, read_bytes, read_limited, read_text, write_bytes, write_text
 from ..model import Suite
 from .conflicts import Impact, check_verdict
 from .queue import Pending
@@ -242,11 +242,8 @@ def _read_csv(path: Path) -> list[list[str]]:
     import sys
 
     if str(path) == "-":
-        data = sys.stdin.buffer.read(MAX_SHEET_BYTES + 1)
-        if len(data) > MAX_SHEET_BYTES:
-            raise TestsuiteError(Problem("refused: more than the 64 MB a sheet may have",
-                                         file="standard input"))
-        text = decode(data, "standard input")
+        text = decode(read_limited(sys.stdin.buffer, "standard input", MAX_SHEET_BYTES),
+                      "standard input")
     else:
         text = read_text(path, limit=MAX_SHEET_BYTES)
     reader = csv.reader(io.StringIO(text, newline=""))
