@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 import regex
 
-from testsuite.reports.common import p_text
+from testsuite.reports.common import p_text, sentence
 from testsuite.reports.escape import csv_cell
 from testsuite.reports.html import html_report
 from testsuite.scoring import Scores, score
@@ -140,7 +140,7 @@ def test_opens_to_its_first_rows_fast_and_offline(tab: Tab, report: Path, wmt21,
     assert notes == [str(note) for note in scores.notes if not note.levels]
     # The notes on some rows once under their table, not all notes under every table.
     under = page.locator("#pair-de-en p.table-note").all_inner_texts()
-    assert sorted(under) == sorted(f"{n}." for n in scores.notes for levels in (
+    assert sorted(under) == sorted(f"{sentence(str(n))}." for n in scores.notes for levels in (
         ("category", "micro", "category-macro"),
         ("category", "phenomenon", "micro", "phenomenon-macro")) if n.levels and n.concerns(levels))
     assert any("1 phenomenon row has no score: Quotation marks" in n for n in under)

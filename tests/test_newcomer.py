@@ -152,7 +152,7 @@ def test_terminal_shows_what_was_asked(workspace: Path, data: Path) -> None:
     code, markdown = run(*base, "--clusters", "--format", "markdown")
     assert re.search(r"\*\*\d+\.\d\*\* \(c1, 1(–\d+)?\)", markdown)
     code, latex = run(*base, "--clusters", "--format", "latex")
-    assert r"\textsuperscript{c1, 1" in latex and "left out: UF" in latex
+    assert r"\textsuperscript{c1, 1" in latex and "Left out: UF" in latex  # a sentence
     code, csv = run(*base, "--format", "csv")
     assert {line.split(",")[1] for line in csv.splitlines()[1:]} == {
         "category", "micro", "category-macro"}

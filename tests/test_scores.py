@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 import random
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -336,6 +337,19 @@ def test_golden_reports(scores, kind):
     if os.environ.get("TESTSUITE_REBASELINE"):
         golden.write_text(text, encoding="utf-8")
     assert text == golden.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("kind", ["markdown", "latex"])
+def test_notes_read_as_sentences(scores, kind):
+    # The notes under a Markdown table and in a LaTeX caption follow one another as
+    # sentences, each with a capital: they read "(and no warning)). the category
+    # macro-average: …" and "… tests it correctly; Of the 24 passes …".
+    text = render([scores], kind)
+    notes = [str(n) for n in scores.notes] + [str(scores.coverage)]
+    assert any(n[0].islower() for n in notes)  # written in lower case for the terminal
+    assert re.search(r"\. [a-z]", text) is None
+    assert "; Of the" not in text
+    assert "The category macro-average: first cluster by the published reading" in text
 
 
 def test_latex_compiles(scores, tmp_path):

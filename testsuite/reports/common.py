@@ -63,6 +63,13 @@ def p_text(value: float | None) -> str:
     return "p = " + re.sub(r"e-0*", "e-", f"{rounded:.1e}".replace(".0e", "e"))
 
 
+def sentence(text: str) -> str:
+    """A note as a sentence of a paragraph (Markdown, a LaTeX caption, the HTML tables'
+    notes): its first letter a capital. The notes are written to stand alone, in lower case
+    where a terminal prints each on its own lines ("left out: UF: …")."""
+    return text[:1].upper() + text[1:]
+
+
 def shorten(text: str, width: int) -> str:
     """A name cut to `width` characters, ending in "…" when cut (charts' label columns)."""
     return text if len(text) <= width else text[:width - 1] + "…"

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote, urlencode
 
-from .common import finite, p_text, percent
+from .common import finite, p_text, percent, sentence
 
 if TYPE_CHECKING:
     import jinja2
@@ -36,6 +36,7 @@ def environment() -> jinja2.Environment:
     env.filters["pct"] = percent
     env.filters["p"] = p_text
     env.filters["options"] = options
+    env.filters["sentence"] = sentence
     env.filters["thousands"] = lambda n: f"{n:,}"
     return env
 

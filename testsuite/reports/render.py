@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..scoring.scores import LEVELS
 from . import escape
-from .common import CLUSTER_LEGEND, cluster_mark, finite, percent
+from .common import CLUSTER_LEGEND, cluster_mark, finite, percent, sentence
 from .tables import PaperTable, paper_tables, split_table
 
 if TYPE_CHECKING:
@@ -39,6 +39,7 @@ def _environment(kind: str) -> Any:
                              keep_trailing_newline=True, undefined=jinja2.StrictUndefined,
                              **delimiters)
     env.filters["pct"] = percent
+    env.filters["sentence"] = sentence
     if kind == "latex":
         env.filters["tex"] = escape.latex
         env.filters["visible"] = escape.visible  # in a % comment: one line, nothing to escape

@@ -94,11 +94,6 @@ class PaperTable:
     general: tuple[str, ...] = ()
 
     @property
-    def note(self) -> str:
-        """All notes as one text (for one-line renderings such as a caption)."""
-        return "; ".join(self.notes)
-
-    @property
     def row_notes(self) -> tuple[str, ...]:
         """The notes on the table's own rows: `notes` less the `general` ones (what a
         rendering of several tables shows under each of them)."""
