@@ -56,12 +56,14 @@ LEGEND_TICKS = (0, 25, 50, 75, 100)
 
 @dataclass(frozen=True)
 class TableRow:
-    """A paper-table row with the names it links to (None: not a link) and its permalink."""
+    """A paper-table row with the names it links to (None: not a link), its permalink, and
+    the label of a macro-average row (None for any other)."""
 
     row: Row
     category: str | None
     phenomenon: str | None
     link: str | None
+    average: str | None = None
 
 
 def html_report(scores: list[Scores], evaluation: Evaluation, suite: Suite,
@@ -174,13 +176,18 @@ def behind_link(target: str, row: Row | None = None, system: str | None = None) 
     """
     category = row.category if row is not None and row.kind != "average" else None
     phenomenon = row.phenomenon if row is not None and row.kind == "phenomenon" else None
-    average = row.label if row is not None and row.label in MACRO_LABELS else None
     return state_link(target, category=category, phenomenon=phenomenon, system=system,
-                      average=average)
+                      average=_macro_label(row))
 
 
 #: Labels of the macro-average rows (a mean of row accuracies, not one proportion).
 MACRO_LABELS = (AVERAGE_LABELS["category-macro"], AVERAGE_LABELS["phenomenon-macro"])
+
+
+def _macro_label(row: Row | None) -> str | None:
+    """The label of a macro-average row (its number is a mean of row accuracies, not one
+    proportion), None for any other row."""
+    return row.label if row is not None and row.label in MACRO_LABELS else None
 
 
 def _linked_rows(table: PaperTable, target: str) -> list[TableRow]:
@@ -188,7 +195,7 @@ def _linked_rows(table: PaperTable, target: str) -> list[TableRow]:
     rows = []
     for row in table.rows:
         if row.kind == "average":
-            rows.append(TableRow(row, None, None, behind_link(target, row)))
+            rows.append(TableRow(row, None, None, behind_link(target, row), _macro_label(row)))
             continue
         phenomenon = row.phenomenon if row.kind == "phenomenon" else None
         rows.append(TableRow(row, row.category, phenomenon, behind_link(target, row)))
