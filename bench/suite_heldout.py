@@ -113,9 +113,10 @@ def summary(results: list[tuple[Row, str, str]]) -> dict[str, object]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--set", choices=["dev", "test"], default="test")
+    parser.add_argument("--set", default="test",
+                        help="the set: a folder of --heldout (dev, test, test2)")
     parser.add_argument("--heldout", type=Path, default=HELDOUT,
-                        help="the folder holding dev/ and test/")
+                        help="the folder holding the sets")
     parser.add_argument("--pair", choices=["de-en", "en-de"], action="append")
     parser.add_argument("--suite", type=Path, action="append",
                         help="suite and rules folders (default: the bundled ones)")
@@ -123,6 +124,8 @@ def main() -> None:
                         help="list every correct output not passed and wrong output passed")
     parser.add_argument("--json", action="store_true", help="one JSON object per pair")
     args = parser.parse_args()
+    if not (args.heldout / args.set).is_dir():
+        parser.error(f"no set {args.set!r} in {args.heldout}")
     suite_paths = args.suite or [REPO / "suites", REPO / "rules"]
     for pair in args.pair or ["de-en", "en-de"]:
         rows = read_rows(args.heldout / args.set, pair)
