@@ -581,6 +581,10 @@ def test_dark_scheme_and_print(chromium: Chromium, report: Path):
             '#drilldown-de-en .more-line']
             .map(s => getComputedStyle(document.querySelector(s)).display)""")
         assert hidden == ["none"] * 3
+        # A note under a table says how to hover and click on screen, not on paper.
+        hint = page.locator("p.note .screen-only").first
+        assert "Hover over a cell" in (hint.text_content() or "")
+        assert hint.evaluate("e => getComputedStyle(e).display") == "none"
         box = page.evaluate("getComputedStyle(document.querySelector('.scroll.tablebox')).overflow")
         assert box == "visible"
         assert page.evaluate("getComputedStyle(document.body).backgroundColor") == \
