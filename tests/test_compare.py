@@ -210,3 +210,37 @@ def test_renamed_systems_are_matched_with_a_map(tmp_path):
         compare(runs, "de-en")
     comparison = compare(runs, "de-en", CompareOptions(mapping=(("OldName", "NewName"),)))
     assert comparison.systems == ["NewName"]
+
+
+def test_a_copied_run_is_told_apart_by_its_folder(tmp_path):
+    """A run copied to another folder keeps its campaign and name: the comparison names
+    each by its folder (both were one column, the copy's systems counted twice)."""
+    suite_dir = tmp_path / "suite"
+    (suite_dir / "suites").mkdir(parents=True)
+    (suite_dir / "suites" / "s.yaml").write_text(dedent("""
+        pair: de-en
+        category: C
+        items:
+          - {id: a, phenomenon: P, source: Eins.}
+          - {id: b, phenomenon: P, source: Zwei.}
+    """))
+    (suite_dir / "suites" / "r.yaml").write_text(dedent("""
+        pair: de-en
+        rules:
+          - {item: a, positive_regex: good, negative_regex: bad}
+          - {item: b, positive_regex: good, negative_regex: bad}
+    """))
+    suite = load_suite([suite_dir])
+    outputs = tmp_path / "outputs"
+    outputs.mkdir()
+    (outputs / "Sys.txt").write_text("It is good.\nIt is bad.\n")
+    systems, _ = load_outputs(suite, [outputs])
+    save_run(tmp_path / "run", evaluate(suite, systems), suite, campaign="wmt21")
+    shutil.copytree(tmp_path / "run", tmp_path / "copy")
+    first, copy = (load_run(tmp_path / name, suite) for name in ("run", "copy"))
+    assert first.label == copy.label == "wmt21"
+    comparison = compare([first, copy], "de-en")
+    assert comparison.runs == [str(tmp_path / "run"), str(tmp_path / "copy")]
+    assert comparison.systems == ["Sys"]
+    with pytest.raises(Exception, match="given twice"):
+        compare([first, first], "de-en")

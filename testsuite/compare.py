@@ -141,9 +141,7 @@ def compare(runs: Sequence[Run], pair: str, options: CompareOptions | None = Non
     if len(runs) < 2:
         raise TestsuiteError("compare needs at least two runs")
     ordered = sorted(runs, key=lambda r: (r.year is None, r.year or 0, r.name))
-    labels = [r.label for r in ordered]
-    if len(set(labels)) != len(labels):
-        labels = [r.name for r in ordered]
+    labels = _labels(ordered)
     mapping = {canonical(k): v for k, v in options.mapping}
     notes: list[str] = []
 
@@ -229,6 +227,21 @@ def compare(runs: Sequence[Run], pair: str, options: CompareOptions | None = Non
             *options.signature_parts(normalise), ("categories", options.categories),
             ("systems", options.systems), ("n-systems", len(chosen)),
             ("n-items", len(items))))
+
+
+def _labels(runs: list[Run]) -> list[str]:
+    """How each run is named in the tables: its campaign, else its name, else its folder as
+    given — the first of these that tells every run apart (a copied run keeps the name and
+    campaign of the run it was copied from).
+
+    Raises:
+        TestsuiteError: when one run is given twice.
+    """
+    for labels in ([r.label for r in runs], [r.name for r in runs],
+                   [str(r.path) for r in runs]):
+        if len(set(labels)) == len(labels):
+            return labels
+    raise TestsuiteError("one saved run is given twice: compare needs different runs")
 
 
 def _column(labels: list[str], systems: list[str], label: str, system: int) -> int:
