@@ -130,6 +130,60 @@ def test_writes_stay_inside_the_named_folder(tmp_path):
     assert not (tmp_path / "escaped.txt").exists()
 
 
+def test_a_write_through_a_link_changes_the_file_it_points_to(tmp_path):
+    """A verdicts.yaml linked to a team's shared copy: the decisions go there (the link was
+    replaced by a file of its own, and the team's file never got them). Found by the
+    issue 20 red team."""
+    team = tmp_path / "team" / "verdicts.yaml"
+    team.parent.mkdir()
+    team.write_text("old\n")
+    link = tmp_path / "rules" / "verdicts.yaml"
+    link.parent.mkdir()
+    link.symlink_to(Path("..") / "team" / "verdicts.yaml")
+    files.write_text(link, "new\n")
+    assert link.is_symlink() and team.read_text() == "new\n"
+    files.write_all({link: b"newer\n"})
+    assert link.is_symlink() and team.read_text() == "newer\n"
+    assert sorted(p.name for p in team.parent.iterdir()) == ["verdicts.yaml"]
+
+
+def test_a_link_made_by_another_user_is_not_written_through(tmp_path, monkeypatch):
+    """Whoever can write a shared suite folder can put a link there: written through, it
+    would make your next decision overwrite any file of yours it points to."""
+    yours = tmp_path / "private.txt"
+    yours.write_text("keep me\n")
+    link = tmp_path / "verdicts.yaml"
+    link.symlink_to(yours)
+    if os.geteuid() == 0:
+        os.lchown(link, 4243, 4243)  # made by someone else
+    monkeypatch.setattr(files.os, "geteuid", lambda: 4242)
+    with pytest.raises(TestsuiteError, match="is a link made by another user"):
+        files.write_text(link, "decisions")
+    assert yours.read_text() == "keep me\n" and link.is_symlink()
+
+
+@pytest.mark.parametrize("through_a_link", [False, True])
+def test_a_write_onto_what_is_not_a_regular_file_is_refused(tmp_path, through_a_link):
+    """`--out /dev/null` run as root replaced the device with a regular file (the new file
+    is renamed over its target); a named pipe stands for any such target here. Found by the
+    issue 20 red team."""
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    target = fifo
+    if through_a_link:
+        target = tmp_path / "out.html"
+        target.symlink_to(fifo)
+    for write in (lambda: files.write_text(target, "report"),
+                  lambda: files.write_all({target: b"report"})):
+        with pytest.raises(TestsuiteError, match=r"cannot write: it is a named pipe \(FIFO\), "
+                                                 "not a regular file") as caught:
+            write()
+        assert caught.value.problems[0].file == str(target)
+        assert stat.S_ISFIFO(fifo.stat().st_mode)
+        assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+            {"pipe", target.name})
+
+
 # --- names and paths -----------------------------------------------------------------------
 
 

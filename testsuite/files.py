@@ -395,10 +395,55 @@ def write_bytes(path: Path, data: bytes, *, inside_of: Path | None = None,
     path = Path(path)
     if inside_of is not None:
         inside(inside_of, path)
-    tmp = _write_aside(path, data, private)
+    target = _write_target(path)
+    tmp = _write_aside(target, data, private)
     with _discarded_on_failure(tmp, path):
-        os.replace(tmp, path)
+        os.replace(tmp, target)
     return path
+
+
+def _write_target(path: Path) -> Path:
+    """The file that a write of `path` replaces: a regular file, or none yet.
+
+    Through a link of your own, it is the file the link points to, as any editor writes: a
+    ``verdicts.yaml`` linked to a team's shared copy gets the decisions there (replacing the
+    link with a file of its own left the team's file without them, silently). A link made
+    by another user is refused, not followed: whoever can write a shared folder could
+    otherwise point a name there at any file of yours (the kernel's rule for links in shared
+    folders, ``fs.protected_symlinks``). A target that is not a regular file is refused too:
+    the new file is swapped in by renaming, and renamed over a device (``--out /dev/null``)
+    or a named pipe it would replace the device itself where the folder is writable
+    (``/dev`` for root). A link that points nowhere is replaced by the file.
+
+    Raises:
+        TestsuiteError: naming `path` when it is, or points to, something other than a
+            regular file or a folder (a folder is refused by `_write_aside`), or is a link
+            of another user's.
+    """
+    target = path
+    for _ in range(40):  # the kernel's own limit of links in a row
+        try:
+            link = target.lstat()
+        except OSError:  # nothing there yet, or not reachable: the write itself will say
+            break
+        if not stat.S_ISLNK(link.st_mode):
+            break
+        if hasattr(os, "geteuid") and link.st_uid not in (os.geteuid(), 0):
+            raise TestsuiteError(Problem(
+                f"cannot write: {target} is a link made by another user, which is not "
+                "followed (write to the file it points to, or remove the link)",
+                file=str(path)))
+        target = target.parent / os.readlink(target)
+    else:
+        raise TestsuiteError(Problem("cannot write: too many levels of links", file=str(path)))
+    try:
+        mode = target.stat().st_mode
+    except OSError:
+        return path  # a link that points nowhere: replaced
+    if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+        raise TestsuiteError(Problem(f"cannot write: it is {_kind(mode)}, not a regular file "
+                                     "(name a file to write)", file=str(path)))
+    return target
 
 
 @contextlib.contextmanager
@@ -458,7 +503,8 @@ def write_all(contents: dict[Path, bytes]) -> None:
     written: dict[Path, str] = {}
     try:
         for path, data in contents.items():
-            written[Path(path)] = _write_aside(Path(path), data)
+            target = _write_target(Path(path))
+            written[target] = _write_aside(target, data)
     except BaseException:
         for tmp in written.values():
             with contextlib.suppress(OSError):
