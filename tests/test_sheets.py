@@ -264,6 +264,23 @@ def test_a_bad_byte_in_a_sheet_with_a_byte_order_mark_is_named_where_it_is(proje
     assert "bom.csv:2: line 2 is not valid UTF-8 (byte 0xe4 at column 14)" in result.output
 
 
+@pytest.mark.parametrize("rows, line, why", [
+    # A stray quote opening the note of row 2: leniently read, row 3 became part of that note
+    # and its verdict was dropped without a word ("recorded 1 verdict").
+    ('idiom-01,Tom plauderte.,pass,"oops\nidiom-02,"Die Prüfung, leicht",fail,\n', 3,
+     "',' expected after '\"'"),
+    ('idiom-01,Tom plauderte.,pass,"never closed\n', 2, "unexpected end of data")])
+def test_a_csv_quote_that_does_not_close_is_one_error_line(project, rows, line, why):  # noqa: F811
+    """Found by the issue 20 red team: a filled sheet with one unmatched quote lost rows."""
+    sheet = project / "quote.csv"
+    sheet.write_text("item,output,verdict,note\n" + rows, encoding="utf-8")
+    result = runner.invoke(app, ["import", str(sheet), *base(project), "--dry-run"])
+    assert result.exit_code == 1, result.output
+    assert result.output == (f"error: {sheet}:{line}: refused: not a readable CSV ({why}: a "
+                             "cell that starts with a quote must end with one, on this line "
+                             "or one above)\n")
+
+
 # A FIFO or a device as the sheet, in a child process with a time limit: a regression must
 # fail here, not hang the test run.
 @pytest.mark.parametrize("kind", ["fifo", "/dev/zero"])

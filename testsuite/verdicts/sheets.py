@@ -200,7 +200,7 @@ def read_sheet(path: Path) -> list[SheetRow]:
     if not table:
         raise TestsuiteError(Problem("empty sheet", file=str(path)))
     header = [h.strip().casefold() for h in table[0]]
-    missing = [c for c in ("item", "output", "verdict") if c not in header]
+    missing = _missing_columns(table[0])
     if missing:
         raise TestsuiteError(Problem(f"missing column(s): {', '.join(missing)} "
                                      f"({_delimiter_hint(table[0])})", file=str(path), line=1))
@@ -217,6 +217,12 @@ def read_sheet(path: Path) -> list[SheetRow]:
         rows.append(SheetRow(number, pair.strip(), item.strip(), output, verdict,
                              values.get("note", "").strip()))
     return rows
+
+
+def _missing_columns(first: list[str]) -> list[str]:
+    """The columns an import needs that the header row `first` lacks."""
+    header = [h.strip().casefold() for h in first]
+    return [c for c in ("item", "output", "verdict") if c not in header]
 
 
 def _too_many(what: str, limit: int, path: Path, line: int | None = None) -> TestsuiteError:
@@ -246,7 +252,10 @@ def _read_csv(path: Path) -> list[list[str]]:
                       "standard input")
     else:
         text = read_text(path, limit=MAX_SHEET_BYTES)
-    reader = csv.reader(io.StringIO(text, newline=""))
+    # Strict: a quote that does not close where a cell ends is an error. Lenient reading
+    # took everything up to the next quote into one cell, rows of verdicts included, and
+    # recorded the rest without a word.
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
     table = []
     saved = csv.field_size_limit()
     csv.field_size_limit(MAX_CELL_CHARS + 1)  # process-wide: set back below
@@ -254,8 +263,13 @@ def _read_csv(path: Path) -> list[list[str]]:
         for cells in reader:
             table.append(_check_row(cells, reader.line_num, path))
     except csv.Error as exc:
+        if table and _missing_columns(table[0]):
+            return table  # not a sheet with our columns (';' separated…): `read_sheet` says so
         why = (f"a cell has more than {MAX_CELL_CHARS:,} characters (the limit of a cell)"
-               if "field larger" in str(exc) else f"not a readable CSV ({exc})")
+               if "field larger" in str(exc) else
+               f"not a readable CSV ({exc}: a cell that starts with a quote must end with "
+               "one, on this line or one above)" if '"' in str(exc) or "end of data" in str(exc)
+               else f"not a readable CSV ({exc})")
         raise TestsuiteError(Problem(f"refused: {why}", file=str(path),
                                      line=reader.line_num)) from None
     finally:
