@@ -314,6 +314,23 @@ def test_agreement_commands_sample_blind_then_report(project: Path) -> None:  # 
     assert "0.500" in result.output  # raw agreement over both outputs
 
 
+def test_agreement_shows_annotator_names_as_text(project: Path) -> None:  # noqa: F811
+    """Annotator names come from verdicts files anyone sharing the folder writes: the
+    table's title printed an ESC sequence and a bidi override raw (found by the issue 20 red
+    team)."""
+    base = ["--suite", str(project / "suites"), "--suite", str(project / "rules")]
+    hostile = "\x1b[31mbob\u202e"
+    for annotator, verdict in (("alice", "pass"), (hostile, "fail")):
+        result = runner.invoke(app, ["verdict", "idiom-01", verdict, "--output",
+                                     "Tom hat endlich alles verraten.", "--annotator",
+                                     annotator, "--disagree", *base])
+        assert result.exit_code == 0, result.output
+    result = runner.invoke(app, ["agreement", "--first", "alice", "--second", hostile, *base])
+    assert result.exit_code == 0, result.output
+    assert "Agreement of alice and \\x1b[31mbob\\u202e" in result.output
+    assert "\x1b" not in result.output and "\u202e" not in result.output
+
+
 def test_batch_command(project: Path) -> None:  # noqa: F811
     base = ["--suite", str(project / "suites"), "--suite", str(project / "rules")]
     outputs = str(project / "outputs")

@@ -163,7 +163,8 @@ def agreement(
     result = measure(loaded, first, second, chosen_pair)
     if not result.rows[-1].outputs:
         raise TestsuiteError(_nothing_in_common(loaded, first, second, chosen_pair))
-    table = Table(title=f"Agreement of {first} and {second}", title_justify="left")
+    table = Table(title=f"Agreement of {_escape(first)} and {_escape(second)}",
+                  title_justify="left")
     for column in ("category", "outputs", "agreed", "raw", "kappa"):
         table.add_column(column, justify="left" if column == "category" else "right")
     for row in result.rows:
