@@ -227,6 +227,28 @@ def test_a_save_killed_between_its_renames_is_undone_by_the_next_read(run):
     assert sorted(p.name for p in saved.parent.iterdir()) == [".testsuite", "demo2021"]
 
 
+def test_a_save_through_a_link_killed_between_its_renames_is_undone_by_a_read_of_the_link(
+        run):
+    """`--save runs/latest` writes where the link points: killed between its renames, the
+    run was missing and reading `runs/latest` said only "no such file or folder" (the
+    leftovers were looked for beside the link). Found by the issue 20 red team."""
+    suite, saved = run
+    before = outcomes_of(suite, saved)
+    latest = saved.with_name("latest")
+    latest.symlink_to(saved.name)
+    owner = f"{_dead_pid()}@{files.host_tag()}"
+    aside = saved.parent / f".demo2021.{owner}.ab12cd.previous"
+    saved.rename(aside)
+    result = runner.invoke(app, ["score", str(latest), "--suite", str(suite), "--format",
+                                 "csv"])
+    assert result.exit_code == 0, result.output
+    assert f"warning: put back the run {saved.resolve()} from {aside.resolve()}" in \
+        result.output
+    assert outcomes_of(suite, latest) == before
+    assert sorted(p.name for p in saved.parent.iterdir()) == [".testsuite", "demo2021",
+                                                              "latest"]
+
+
 def test_a_save_killed_after_its_swap_is_tidied_by_the_next_save(run, tmp_path):
     suite, saved = run
     owner = f"{_dead_pid()}@{files.host_tag()}"

@@ -122,10 +122,17 @@ class Run:
         return f"read from the saved run {self.name} (saved {saved}): {again}"
 
 
+def _run_folder(path: Path) -> Path:
+    """The folder of the run named `path`: through a link (``runs/latest``), the folder it
+    points to, where `--save` writes and where a killed save leaves its temporaries."""
+    path = Path(path)
+    return path.resolve() if path.is_symlink() else path
+
+
 def is_run(path: Path) -> bool:
     """Whether `path` is a saved-run folder (one whose save was killed in the middle of its
     swap is put back first, see `recover`)."""
-    path = Path(path)
+    path = _run_folder(path)
     if not (path / RUN_FILE).is_file() and _stale_previous(path):
         for line in recover(path):
             warnings.warn(line, TestsuiteWarning, stacklevel=2)
@@ -327,7 +334,7 @@ def _write_run(path: Path, contents: dict[str, bytes]) -> None:
 
     # A link to a run folder (runs/latest -> runs/wmt22) is saved where it points, as any
     # tool writes into a linked folder; swapping the link itself aside left it behind.
-    path = path.resolve() if path.is_symlink() else path
+    path = _run_folder(path)
     try:
         if path.exists() and not path.is_dir():
             raise NotADirectoryError(errno.ENOTDIR, "Not a directory", str(path))
@@ -387,7 +394,7 @@ def recover(path: Path) -> list[str]:
     Returns:
         What was done, one line each (for messages).
     """
-    path = Path(path)
+    path = _run_folder(path)
     done = []
     for stale in remove_stale_temporaries(path.parent, path.name):
         done.append(f"removed {stale}, a run whose saving was interrupted")
