@@ -15,6 +15,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
 import yaml
 from textual import events
 
@@ -346,6 +347,29 @@ def test_a_named_pipe_among_the_presence_marks_does_not_block_the_screen(
     done = subprocess.run([sys.executable, "-c", program, str(project)], capture_output=True,
                           text=True, timeout=60)
     assert (done.returncode, done.stdout) == (0, "{}\n"), done.stderr
+
+
+def test_a_presence_mark_stamped_nan_or_in_the_future_does_not_count_for_ever(
+        project: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+    """A mark without a lock file counts while it is recent: one whose time was NaN or
+    1e308 (written by anyone who can write the shared folder) showed "EVIL on this item" on
+    every session for ever. Found by the issue 20 red team."""
+    import json
+    import time
+
+    from testsuite.loader import load_suite
+    from testsuite.tui import shared as module
+    from testsuite.tui.shared import SharedFolder
+
+    monkeypatch.setattr(module, "PRESENCE_TIMEOUT", 3600.0)  # "now" stays recent under load
+    presence = project / "rules" / "en-de" / ".testsuite" / "presence"
+    presence.mkdir(parents=True)
+    for name, stamp in (("nan", float("nan")), ("future", 1e308), ("now", time.time())):
+        (presence / f"{name}.json").write_text(json.dumps(
+            {"annotator": name, "pair": "en-de", "item": "idiom-01", "output": "x",
+             "time": stamp}), encoding="utf-8")
+    shared = SharedFolder(load_suite([project / "suites", project / "rules"]), "alice")
+    assert shared.look_around() == {("en-de", "idiom-01"): ["now"]}
 
 
 def test_a_refused_batch_stays_on_its_item_when_a_colleague_resolved_it(

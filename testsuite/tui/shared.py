@@ -296,7 +296,10 @@ class SharedFolder:
                         path.unlink()
                         alive.unlink()
                     continue
-                if gone is None and now - stamp > PRESENCE_TIMEOUT:
+                # Without a lock to ask, a mark counts while it is recent: not one stamped
+                # NaN or far in the future, which counted for ever (a mark anyone who can
+                # write the folder may put there, or a clock gone wrong).
+                if gone is None and not -PRESENCE_TIMEOUT <= now - stamp <= PRESENCE_TIMEOUT:
                     continue
                 key = (str(data.get("pair")), str(data.get("item")))
                 others.setdefault(key, []).append(str(data.get("annotator")))
