@@ -55,9 +55,22 @@ def test_alias_bomb_is_refused(tmp_path):
     path = tmp_path / "bomb.yaml"
     path.write_text("\n".join(lines) + "\n")
     started = time.monotonic()
-    with pytest.raises(TestsuiteError, match="expands to more than 2,000,000 values"):
+    with pytest.raises(TestsuiteError, match="holds more than 2,000,000 values"):
         load_yaml(path)
     assert time.monotonic() - started < 5
+
+
+def test_a_yaml_too_large_without_aliases_is_named_for_what_it_is(tmp_path):
+    """A suite of 700,000 items (no alias at all) was refused as "the YAML is expands to
+    more than 2,000,000 values (aliases repeating aliases)": wrong and ungrammatical. Found
+    by the issue 20 red team."""
+    path = tmp_path / "big.yaml"
+    path.write_text("items:\n" + "- [a, b, c]\n" * 700_000, encoding="utf-8")
+    with pytest.raises(TestsuiteError) as caught:
+        files.check_yaml(path.read_text(encoding="utf-8"), path)
+    assert str(caught.value).startswith(
+        f"{path}:500001: refused: the YAML holds more than 2,000,000 values (an alias "
+        "counting as every value it repeats)")
 
 
 def test_a_few_aliases_are_fine(tmp_path):

@@ -312,7 +312,7 @@ def check_yaml(text: str, path: Path | str) -> None:
             if isinstance(event, yaml.CollectionStartEvent):
                 depth += 1
                 if depth > MAX_YAML_DEPTH:
-                    _too_big(path, event, f"nested more than {MAX_YAML_DEPTH} levels deep")
+                    _too_big(path, event, f"is nested more than {MAX_YAML_DEPTH} levels deep")
                 open_nodes.append((event.anchor, total))
                 total += 1
             elif isinstance(event, yaml.CollectionEndEvent):
@@ -327,21 +327,21 @@ def check_yaml(text: str, path: Path | str) -> None:
             elif isinstance(event, yaml.AliasEvent):
                 total += sizes.get(event.anchor or "", 1)
             if total > MAX_YAML_NODES:
-                _too_big(path, event, f"expands to more than {MAX_YAML_NODES:,} values "
-                         "(aliases repeating aliases)")
+                _too_big(path, event, f"holds more than {MAX_YAML_NODES:,} values (an "
+                         "alias counting as every value it repeats)")
     except yaml.YAMLError as exc:
         # libyaml 0.2.5 and PyYAML 6.0.3+ stop at their own nesting limit (1,000 levels in
         # flow collections) before the depth check above sees level 65 of a deep flow; it is
         # the same refusal.
         if "nesting depth" in str(exc):
-            _too_big(path, exc, f"nested more than {MAX_YAML_DEPTH} levels deep")
+            _too_big(path, exc, f"is nested more than {MAX_YAML_DEPTH} levels deep")
         return  # the loader reports the syntax error with its line
 
 
 def _too_big(path: Path | str, event: object, what: str) -> None:
     mark = getattr(event, "start_mark", None) or getattr(event, "problem_mark", None)
     line = mark.line + 1 if mark is not None else None
-    raise TestsuiteError(Problem(f"refused: the YAML is {what}", file=str(path), line=line))
+    raise TestsuiteError(Problem(f"refused: the YAML {what}", file=str(path), line=line))
 
 
 # --------------------------------------------------------------------------------------------
