@@ -139,6 +139,19 @@ def test_malformed_yaml_names_the_line(tmp_path):
     assert "malformed YAML" in problem.message
 
 
+@pytest.mark.parametrize(("text", "line", "column", "code"), [
+    ("pair: de-en\nitems:\n  - id: a\x00b\n", 3, 10, "0000"),
+    ("pair: de-en\ncategory: X\x1b\nitems: []\n", 2, 12, "001B")])
+def test_a_character_yaml_does_not_allow_is_named_at_its_line(tmp_path, text, line, column,
+                                                              code):
+    """A NUL in a suite was "unacceptable character #x0000: … in "<unicode string>",
+    position 40", without a line. Found by the issue 20 red team."""
+    path = write(tmp_path, "nul.yaml", text)
+    assert [(p.file, p.line, p.message) for p in lint([path]).problems] == [
+        (str(path), line, f"malformed YAML: the character U+{code} is not allowed in YAML "
+                          f"(column {column})")]
+
+
 def test_file_that_is_neither_suite_nor_rules(tmp_path):
     path = write(tmp_path, "other.yaml", "name: something else\n")
     assert [p.message for p in lint([path]).problems] == [

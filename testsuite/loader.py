@@ -428,8 +428,9 @@ def load(paths: Iterable[Path | str], *, cache: bool = True) -> LoadResult:
 
 
 #: Bumped whenever what the loader produces changes, so that old cache entries are not used.
-_CACHE_FORMAT = 3  # 2: rules carry reworded and near-miss examples; 3: problems that
-#                   follow from an unreadable file are told in one line
+_CACHE_FORMAT = 4  # 2: rules carry reworded and near-miss examples; 3: problems that
+#                   follow from an unreadable file are told in one line; 4: a character
+#                   YAML does not allow, and a YAML too large, are named anew
 #: Parsed files kept in the cache folder (the oldest half is removed beyond this).
 MAX_PARSED_FILES = 4000
 

@@ -91,6 +91,15 @@ def parse_yaml(text: str, path: Path | str) -> Any:
         what = exc.problem or exc.context or "malformed YAML"
         problem = Problem(f"malformed YAML: {what}", file=str(path), line=line)
         raise TestsuiteError(problem) from None
+    except yaml.reader.ReaderError as exc:
+        # A character YAML does not allow (NUL, other controls): libyaml gives its position
+        # in the text, which is named as an editor shows it, line and column.
+        line = text.count("\n", 0, exc.position) + 1
+        column = exc.position - (text.rfind("\n", 0, exc.position) + 1) + 1
+        character = exc.character if isinstance(exc.character, int) else ord(exc.character)
+        raise TestsuiteError(Problem(
+            f"malformed YAML: the character U+{character:04X} is not allowed in YAML "
+            f"(column {column})", file=str(path), line=line)) from None
     except yaml.YAMLError as exc:
         raise TestsuiteError(Problem(f"malformed YAML: {exc}", file=str(path))) from None
 
