@@ -270,8 +270,9 @@ def test_an_id_list_is_held_to_the_limit_of_a_suite(project):
         handle.truncate(files.MAX_SUITE_BYTES + 1)
     result = invoke("evaluate", project / "out", "--suite", project, "--ids", ids, "-q")
     assert result.exit_code == 1
-    assert result.output.strip() == (f"error: {ids}: refused: the file is 64 MB, more than "
-                                     "the 64 MB this kind of file may have")
+    assert result.output.strip() == (f"error: {ids}: refused: the file is 67,108,865 bytes, "
+                                     "more than the 67,108,864 bytes this kind of file may "
+                                     "have")
 
 
 def test_an_error_quoting_a_huge_line_stays_one_short_line(project):

@@ -344,6 +344,16 @@ def test_a_file_over_the_limit_is_refused_before_it_is_read(tmp_path):
         files.read_bytes(path)
 
 
+def test_a_file_just_over_the_limit_says_by_how_much(tmp_path):
+    """A manifest.json of a run just over its 1 MB was "1 MB, more than the 1 MB" (found by
+    the issue 20 red team)."""
+    path = tmp_path / "manifest.json"
+    path.write_bytes(b" " * (2**20 + 100))
+    with pytest.raises(TestsuiteError, match=r"manifest.json: refused: the file is 1,048,676 "
+                       r"bytes, more than the 1,048,576 bytes this kind of file may have"):
+        files.read_bytes(path, 2**20)
+
+
 def test_a_bad_byte_after_a_byte_order_mark_is_named_as_an_editor_shows_it(tmp_path):
     path = tmp_path / "sheet.csv"
     path.write_bytes(b"\xef\xbb\xbfitem,output\n1,ab\xffc\n")

@@ -98,9 +98,12 @@ def open_regular(path: Path, limit: int = MAX_FILE_BYTES) -> Iterator[BinaryIO]:
             raise TestsuiteError(Problem(f"cannot read: it is {_kind(info.st_mode)}, not a "
                                          "regular file", file=str(path)))
         if info.st_size > limit:
+            size, most = _megabytes(info.st_size), _megabytes(limit)
+            if size == most:  # "the file is 1 MB, more than the 1 MB" said nothing
+                size, most = f"{info.st_size:,} bytes", f"{limit:,} bytes"
             raise TestsuiteError(Problem(
-                f"refused: the file is {_megabytes(info.st_size)}, more than the "
-                f"{_megabytes(limit)} this kind of file may have", file=str(path)))
+                f"refused: the file is {size}, more than the {most} this kind of file may "
+                "have", file=str(path)))
         if hasattr(os, "set_blocking"):
             os.set_blocking(fd, True)
         handle = os.fdopen(fd, "rb")
