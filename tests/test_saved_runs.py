@@ -83,6 +83,8 @@ def test_a_saved_run_loads(run):
     ('{"pairs": ["../x"]}', "'pairs': '../x' is not a language pair"),
     ('{"year": "2021"}', "'year' must be a number, not '2021'"),
     ('{"name": ["x"]}', "'name' must be text, not a list"),
+    # Named no file (found by the issue 20 red team):
+    ('{"normalise": "evil"}', "'normalise': unknown normalisation 'evil' (known: none, "),
 ])
 def test_malformed_run_json(run, content, message):
     suite, saved = run

@@ -64,6 +64,7 @@ from .files import (
 )
 from .matching import DEFAULT_TIMEOUT
 from .model import Outcome, Suite, pair_code
+from .normalise import profile
 from .outputs.model import SystemOutputs
 from .outputs.readers import source_key
 from .values import BadValue, seconds
@@ -517,6 +518,11 @@ def read_metadata(path: Path, data: bytes | None = None) -> dict[str, Any]:
             except BadValue as exc:
                 problems.append(Problem(f"'timeout' {exc.requirement}, not {value!r}",
                                         str(where)))
+        elif key == "normalise":
+            try:
+                profile(str(value))
+            except TestsuiteError as exc:  # (its message names no file: this one)
+                problems.append(Problem(f"'normalise': {exc}", str(where)))
         elif not _texts(key, value):
             problems.append(Problem(f"'{key}' must be {what}", str(where)))
     if problems:
