@@ -6,7 +6,7 @@ Usage::
     python bench/triage_sim.py [--suite ../shared/data/dfki-mt-testsuite/de-en/items.json]
                                [--outputs ../shared/data/wmt21/txt-ts] [--pair de-en]
                                [--phenomenon NAME …] [--mode MODE …] [--json] [--trace]
-    python bench/triage_sim.py --choose [--json]    # settings chosen leaving one out
+    python bench/triage_sim.py --choose [--json] [--jobs N]  # settings chosen leaving one out
 
 Take the items that have rules, hide their rules, and let an *oracle* decide each output the
 way the hidden rule judges it; outputs the hidden rule leaves undecided (its warnings) are
@@ -336,24 +336,41 @@ def choose(results: Mapping[tuple[str, str], Mapping[Settings, Mapping[str, obje
                                               for py in others), -cost(s)))
 
 
-def choose_all(as_json: bool, mode: str = "phenomenon") -> int:
-    """Run `GRID` on every pair-year; report each with the settings chosen without it."""
-    settings = grid()
+def grid_of(pair_year: tuple[str, str], mode: str = "phenomenon"
+            ) -> tuple[dict[str, object], dict[Settings, dict[str, object]]]:
+    """One pair-year asked once per distinct output, and in `mode` with every setting of
+    `GRID`."""
+    year, pair = pair_year
+    loaded = load(DATA / "dfki-mt-testsuite" / pair / "items.json", [DATA / year / "txt-ts"],
+                  pair)
+    [(careful, hurried)] = simulate(loaded, pair, ["none"])
+    none = summary(careful, hurried)
+    found = {}
+    for chosen in grid():
+        [(careful, hurried)] = simulate(loaded, pair, [mode], chosen)
+        found[chosen] = summary(careful, hurried)
+        print(f"# {year} {pair} {asdict(chosen)}: {found[chosen]}", file=sys.stderr,
+              flush=True)
+    return none, found
+
+
+def choose_all(as_json: bool, mode: str = "phenomenon", jobs: int = 1) -> int:
+    """Run `GRID` on every pair-year (`jobs` pair-years at once); report each with the
+    settings chosen without it."""
     results: dict[tuple[str, str], dict[Settings, dict[str, object]]] = {}
     baseline: dict[tuple[str, str], float] = {}
     none_rows: dict[tuple[str, str], dict[str, object]] = {}
-    for year, pair in PAIR_YEARS:
-        loaded = load(DATA / "dfki-mt-testsuite" / pair / "items.json",
-                      [DATA / year / "txt-ts"], pair)
-        [(careful, hurried)] = simulate(loaded, pair, ["none"])
-        none_rows[(year, pair)] = summary(careful, hurried)
-        baseline[(year, pair)] = float(none_rows[(year, pair)]["decisions_per_output"])
-        results[(year, pair)] = {}
-        for chosen in settings:
-            [(careful, hurried)] = simulate(loaded, pair, [mode], chosen)
-            results[(year, pair)][chosen] = summary(careful, hurried)
-            print(f"# {year} {pair} {asdict(chosen)}: {results[(year, pair)][chosen]}",
-                  file=sys.stderr, flush=True)
+    if jobs > 1:
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(jobs) as pool:
+            done = list(pool.map(grid_of, PAIR_YEARS, [mode] * len(PAIR_YEARS)))
+    else:
+        done = [grid_of(pair_year, mode) for pair_year in PAIR_YEARS]
+    for pair_year, (none, found) in zip(PAIR_YEARS, done, strict=True):
+        none_rows[pair_year] = none
+        baseline[pair_year] = float(none["decisions_per_output"])
+        results[pair_year] = found
     loaded_again = {}
     for year, pair in PAIR_YEARS:
         chosen = choose(results, (year, pair), baseline)
@@ -391,9 +408,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--trace", action="store_true", help="print every decision")
     parser.add_argument("--choose", action="store_true",
                         help="choose the settings leaving one pair-year out (slow)")
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="with --choose: pair-years worked at once (processes)")
     args = parser.parse_args(argv)
     if args.choose:
-        return choose_all(args.json)
+        return choose_all(args.json, jobs=args.jobs)
     loaded = load(args.suite, args.outputs, args.pair, args.phenomenon)
     found = simulate(loaded, args.pair, args.mode or ("none", "item", "phenomenon"),
                      trace=args.trace)

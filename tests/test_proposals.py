@@ -308,6 +308,58 @@ def test_a_variant_is_carried_where_its_change_kept_the_verdict():
                 if p.how == "variant"]
 
 
+#: A paradigm of the modal present: each item differs from its siblings by one change of
+#: the source (the subject with its verb's ending, or the verb).
+MODAL = {f"{s}-{v}": f"{said} {v}." for s, said in (
+    ("ich", "Ich muss"), ("du", "Du musst"), ("er", "Er muss"), ("wir", "Wir müssen"))
+    for v in ("lesen", "schlafen")}
+
+
+def modal_outputs(item: str) -> list[str]:
+    """"must" (right) and "may" (wrong) with the item's subject and verb."""
+    subject, verb = item.split("-")
+    said = {"ich": "I", "du": "You", "er": "He", "wir": "We"}[subject]
+    done = {"lesen": "read", "schlafen": "sleep"}[verb]
+    return [f"{said} must {done}.", f"{said} may {done}."]
+
+
+def test_a_siblings_verdict_is_carried_where_the_change_kept_it_and_never_changed_it():
+    phenomenon = Phenomenon("de-en", "Modal - present", {i: modal_outputs(i) for i in MODAL},
+                            MODAL, EAGER)
+    # Siblings: sources that differ by one change.
+    assert phenomenon.siblings["er-lesen"] == {
+        "ich-lesen": (("er", "ich"),), "er-schlafen": (("lesen", "schlafen"),),
+        "du-lesen": (("er muss", "du musst"),), "wir-lesen": (("er muss", "wir müssen"),)}
+    judged = {i: {o: "pass" if " must " in o else "fail" for o in modal_outputs(i)}
+              for i in MODAL if i not in ("er-schlafen", "wir-schlafen")}
+    pending = {"er-schlafen": {"He must sleep.": ("A", "B"), "He may sleep.": ("C",)},
+               "wir-schlafen": {"We must sleep.": ("A",)}}
+    found = [p for p in phenomenon.learn(judged, pending) if p.how == "sibling"]
+    # "lesen" → "schlafen" in the source with "read" → "sleep" in the output kept the pass of
+    # "must" for "ich" and "du" and changed no verdict: the passes of "He must read." and
+    # "We must read." go to their siblings' "must sleep".
+    [carried] = [p for p in found if p.verdict == "pass"]
+    assert carried.pattern == "source “lesen” ↔ “schlafen”; output “read” ↔ “sleep”"
+    assert [(i, d.output) for i, d in carried.decides] == [
+        ("er-schlafen", "He must sleep."), ("wir-schlafen", "We must sleep.")]
+    assert {(e.item, e.output) for e in carried.evidence} == {
+        ("er-lesen", "He must read."), ("wir-lesen", "We must read."),
+        ("ich-lesen", "I must read."), ("ich-schlafen", "I must sleep."),
+        ("du-lesen", "You must read."), ("du-schlafen", "You must sleep.")}
+    assert carried.why.startswith("each is a sibling item's decided pass with “read” ↔ "
+                                  "“sleep”, where the two sources differ by “lesen” ↔ "
+                                  "“schlafen”: in 2 other pairs of sibling items")
+    assert carried.precision is not None and carried.precision >= EAGER.min_precision
+    # One counterexample — a pair of siblings whose verdicts that change did change ("You
+    # must sleep." judged wrong where "You must read." was right) — and the pass is carried
+    # nowhere, though the "ich" pair still kept it.
+    judged["du-schlafen"]["You must sleep."] = "fail"
+    found = [p for p in phenomenon.learn(judged, pending) if p.how == "sibling"]
+    assert not [p for p in found if p.verdict == "pass"]
+    assert ("er-schlafen", "He must sleep.") not in [
+        (i, d.output) for p in phenomenon.learn(judged, pending) for i, d in p.decides]
+
+
 def test_estimated_precision_is_the_held_out_record_with_a_prior():
     """The estimate, worked out by hand: every decided output of a held-out item is asked of
     the other items' decisions; (right + w·p) / (checked + w)."""

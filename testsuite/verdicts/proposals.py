@@ -9,10 +9,11 @@ takes them back together). A person's own batch (a pattern typed in the batch di
 given to ``testsuite batch``) is a proposal too, without evidence or estimate.
 
 Proposals are learned from the decided outputs of a phenomenon's items (by a rule or by a
-person) in two ways. Each carries a verdict to an item only through what its own outputs and
-its own source show, and only to items whose source has every word the sources of the items
-it was learned from share (their *frame*: learned where the source says *sollen*, a verdict
-is never carried to *müssen*):
+person) in three ways. Each carries a verdict to an item only through what its own outputs and
+its own source show; templates and variants only to items whose source has every word the
+sources of the items they were learned from share (their *frame*: learned where the source
+says *sollen*, a verdict is never carried to *müssen*), siblings only along a change of the
+source seen in other pairs of items:
 
 * **template** (fails only) — the phenomenon's items are a paradigm: the same construction
   with each item's own words ("Ich hatte lesen sollen", "Du hattest es sagen sollen"). An
@@ -31,6 +32,16 @@ is never carried to *müssen*):
   changes (a word or phrase for another: "Sie werden" for "Du wirst", "'ll" for "will") that
   kept the verdict between the decided outputs of at least `Settings.support` other items,
   and changed it in no item of their frame.
+* **sibling** — the items of a paradigm are *siblings* when their sources differ by one
+  change of a word or two (`Settings.sibling_changes`: "Er muss lesen." and "Er muss
+  schlafen.", or "Ich muss lesen."). An output that is a sibling's decided output with a
+  change ("He must sleep." for "He must read.") takes its verdict when that change of the
+  output, with that change of the source ("read" → "sleep" with "lesen" → "schlafen"), kept
+  the verdict between the decided outputs of at least `Settings.support` other pairs of
+  sibling items and changed it in none. This carries passes from item to item too, but only
+  as far as the paradigm shows that the change does not matter; a change that changed a
+  verdict once ("müssen" → "sollen" with the output unchanged: "I must read." right for one,
+  wrong for the other) carries nothing.
 
 **Estimated precision** (`Proposal.precision`). Before a proposal is offered, the way it
 was learned is tried on the phenomenon's decided outputs held out one item at a time: for
@@ -61,12 +72,18 @@ from functools import cached_property
 
 import regex
 
-#: How a proposal was made: learned from templates, from variants, or a person's pattern.
-HOW = ("template", "variant", "pattern")
+#: How a proposal was made: learned from templates, variants or siblings, or a person's
+#: pattern.
+HOW = ("template", "variant", "sibling", "pattern")
+#: The ways proposals are learned (`HOW` but a person's pattern).
+LEARNED = HOW[:-1]
 
 _TOKEN = regex.compile(r"\w+|[^\w\s]")
 _WORD = regex.compile(r"\w+")
 _SPECIAL = frozenset(".^$*+?{}[]\\|()")
+#: A change between the sources of siblings is at most this many words for as many (a
+#: subject and its verb's ending: "ich muss" → "du musst"), never a clause.
+_SIBLING_WORDS = 2
 
 
 def escape(text: str) -> str:
@@ -87,6 +104,11 @@ class Settings:
         min_precision: The estimated precision a proposal needs to be offered.
         prior: The precision assumed before anything was held out.
         prior_weight: How many held-out predictions the prior weighs.
+        sibling_changes: Items whose sources differ by at most this many changes (a word
+            or two for another, `_SIBLING_WORDS`) are siblings (0: no proposal from
+            siblings).
+        sibling_output_changes: A sibling's decided output is carried to an output that
+            differs from it by at most this many changes.
     """
 
     word_share: float = 0.35
@@ -95,6 +117,8 @@ class Settings:
     min_precision: float = 0.99
     prior: float = 0.995
     prior_weight: float = 20.0
+    sibling_changes: int = 1
+    sibling_output_changes: int = 2
 
 
 DEFAULT = Settings()
@@ -148,10 +172,12 @@ class Proposal:
     Attributes:
         pair: Language pair.
         verdict: ``pass`` or ``fail``.
-        how: ``template``, ``variant`` or ``pattern`` (`HOW`).
+        how: ``template``, ``variant``, ``sibling`` or ``pattern`` (`HOW`).
         scope: What it covers, in words ("item 00123", "phenomenon Gapping").
         pattern: What it looks for: a regex on the outputs (a template, a person's pattern)
-            or, for a variant, the changes (``Sie werden ↔ Du wirst``).
+            or, for a variant, the changes (``Sie werden ↔ Du wirst``), for a sibling, the
+            change of the source and that of the output (``source “lesen” ↔ “schlafen”;
+            output “read” ↔ “sleep”``).
         decides: (item id, output) pairs it decides, with their systems.
         evidence: The decided outputs it was learned from.
         source: The phenomenon's words its items' sources have, as a regex (empty: any).
@@ -237,6 +263,11 @@ def tokens(output: str) -> list[str]:
 
 #: A change between two outputs: the two texts that differ (as written; "" for nothing).
 Change = frozenset[str]
+#: Changes in order, each from one text to another ("" for nothing).
+Steps = tuple[tuple[str, str], ...]
+#: What turns an output of one item into one of its sibling's: the changes of the source
+#: and of the output (`Phenomenon.link`).
+Link = tuple[Steps, Steps]
 
 
 class Phenomenon:
@@ -258,6 +289,7 @@ class Phenomenon:
         self.sources = dict(sources)
         listed = {item: list(dict.fromkeys(o)) for item, o in outputs.items()}
         self.items = list(listed)
+        self.outputs = listed
         count = max(len(listed), 1)
         words = Counter[str]()
         for found in listed.values():
@@ -310,13 +342,74 @@ class Phenomenon:
         another, unordered), or None if they are equal or differ in more than three."""
         key = (first, second) if first <= second else (second, first)
         if key not in self._changes:
-            a, b = list(_TOKEN.finditer(key[0])), list(_TOKEN.finditer(key[1]))
-            found = [frozenset([_span(key[0], a[i1:i2]), _span(key[1], b[j1:j2])])
-                     for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(
-                         a=[t.group() for t in a], b=[t.group() for t in b],
-                         autojunk=False).get_opcodes() if tag != "equal"]
+            found = [frozenset(step) for step in _output_steps(*key)]
             self._changes[key] = tuple(found) if 0 < len(found) <= 3 else None
         return self._changes[key]
+
+    @cached_property
+    def siblings(self) -> dict[str, dict[str, Steps]]:
+        """Item → its siblings (items whose sources differ from its own by at most
+        `Settings.sibling_changes` changes) → the changes from its source to theirs
+        (case-folded)."""
+        found: dict[str, dict[str, Steps]] = {item: {} for item in self.items}
+        most = self.settings.sibling_changes
+        if most <= 0:
+            return found
+        words = {item: [w.casefold() for w in tokens(self.sources.get(item, ""))]
+                 for item in self.items}
+        for index, first in enumerate(self.items):
+            for second in self.items[index + 1:]:
+                a, b = words[first], words[second]
+                if abs(len(a) - len(b)) > _SIBLING_WORDS * most:
+                    continue
+                steps = _steps(a, b)
+                if 0 < len(steps) <= most and all(
+                        len(x.split()) <= _SIBLING_WORDS and len(y.split()) <= _SIBLING_WORDS
+                        for x, y in steps):
+                    found[first][second] = steps
+                    found[second][first] = tuple((y, x) for x, y in steps)
+        return found
+
+    def link(self, item: str, output: str, sibling: str, other: str) -> Link | None:
+        """What turns an output of an item into an output of its sibling — the changes of
+        the source and those of the output, oriented the same way and written the same
+        way whichever of the two comes first — or None if they are not siblings or the
+        outputs differ by more than `Settings.sibling_output_changes` changes."""
+        source = self.siblings[item].get(sibling)
+        if source is None:
+            return None
+        steps = _output_steps(output, other)
+        if len(steps) > self.settings.sibling_output_changes:
+            return None
+        forth = (source, steps)
+        back = (tuple((y, x) for x, y in source), tuple((y, x) for x, y in steps))
+        return min(forth, back)
+
+    def linked(self, item: str, output: str) -> list[tuple[str, str, Link]]:
+        """The outputs of the item's siblings an output is linked to (`link`): (sibling,
+        its output, the link), for the links that could ever carry a verdict (found between
+        the outputs of more than `Settings.support` pairs of items)."""
+        return self._linked.get((item, output), [])
+
+    @cached_property
+    def _linked(self) -> dict[tuple[str, str], list[tuple[str, str, Link]]]:
+        """Every output's links (`linked`), worked out once for the whole phenomenon."""
+        found: dict[tuple[str, str], list[tuple[str, str, Link]]] = {}
+        pairs: dict[Link, set[tuple[str, str]]] = {}
+        for item, siblings in self.siblings.items():
+            for sibling in siblings:
+                if sibling < item:
+                    continue  # each pair once; the link is the same either way
+                for output in self.outputs.get(item, ()):
+                    for other in self.outputs.get(sibling, ()):
+                        link = self.link(item, output, sibling, other)
+                        if link is not None:
+                            found.setdefault((item, output), []).append((sibling, other, link))
+                            found.setdefault((sibling, other), []).append((item, output, link))
+                            pairs.setdefault(link, set()).add((item, sibling))
+        most = self.settings.support
+        return {key: kept for key, links in found.items()
+                if (kept := [f for f in links if len(pairs[f[2]]) > most])}
 
     def estimate(self, right: int, checked: int) -> float:
         """The estimated precision from a held-out record (see the module doc)."""
@@ -348,7 +441,8 @@ class Phenomenon:
         tables = _Tables(self, judged)
         record = tables.record()
         found = []
-        for proposal in [*tables.templates(pending), *tables.variants(pending)]:
+        for proposal in [*tables.templates(pending), *tables.variants(pending),
+                         *tables.siblings(pending)]:
             right, checked = record[(proposal.how, proposal.verdict)]
             found.append(replace(proposal, precision=self.estimate(right, checked),
                                  checked=checked, right=right))
@@ -417,11 +511,33 @@ class _Tables:
                                 item, []).append((first, second))
                         else:
                             self.flipped.setdefault(change, set()).add(item)
+        # link → verdict it kept → pairs of sibling items → their decided outputs it links
+        self.linked: dict[Link, dict[str, dict[frozenset[str], list[tuple[Evidence, ...]]]]] \
+            = {}
+        self.unlinked: dict[Link, set[frozenset[str]]] = {}  # link → pairs it changed
+        self._pairs_of: dict[tuple[Link, str], Counter[str]] = {}
+        # sibling's output → (verdict, link, decided output) it is linked to
+        self.carries: dict[tuple[str, str], list[tuple[str, Link, Evidence]]] = {}
+        for item, decided in judged.items():
+            for output, verdict in decided.items():
+                for sibling, other, link in phenomenon.linked(item, output):
+                    self.carries.setdefault((sibling, other), []).append(
+                        (verdict, link, Evidence(item, output, verdict)))
+                    theirs = judged.get(sibling, {}).get(other)
+                    if theirs is None or sibling < item:
+                        continue  # undecided, or the pair seen from the other side
+                    pair = frozenset((item, sibling))
+                    if theirs == verdict:
+                        self.linked.setdefault(link, {}).setdefault(verdict, {}).setdefault(
+                            pair, []).append((Evidence(item, output, verdict),
+                                              Evidence(sibling, other, verdict)))
+                    else:
+                        self.unlinked.setdefault(link, set()).add(pair)
 
     def record(self) -> Record:
         """Held out one item at a time: what the other items' decisions say of each decided
         output, and whether that is its verdict."""
-        counts = {(how, v): [0, 0] for how in ("template", "variant") for v in ("pass", "fail")}
+        counts = {(how, v): [0, 0] for how in LEARNED for v in ("pass", "fail")}
         for item, decided in self.judged.items():
             for output, verdict in decided.items():
                 said = self.shaped(item, output, without=item)
@@ -433,6 +549,10 @@ class _Tables:
                 if varied is not None:
                     counts[("variant", varied[0])][0] += varied[0] == verdict
                     counts[("variant", varied[0])][1] += 1
+                said_by = self.sibling(item, output, without=item)
+                if said_by is not None:
+                    counts[("sibling", said_by[0])][0] += said_by[0] == verdict
+                    counts[("sibling", said_by[0])][1] += 1
         return {key: (right, checked) for key, (right, checked) in counts.items()}
 
     # --- templates --------------------------------------------------------------------
@@ -566,6 +686,75 @@ class _Tables:
                 "never changed it"))
         return proposals
 
+    # --- siblings -----------------------------------------------------------------------
+
+    def safe_link(self, link: Link, verdict: str, without: str | None) -> bool:
+        """Whether a link kept `verdict` between the decided outputs of at least
+        `Settings.support` pairs of sibling items (neither of them `without`) and changed it
+        in none."""
+        kept = self.linked.get(link, {}).get(verdict)
+        if not kept:
+            return False
+        changed = self.unlinked.get(link, ())
+        if without is None:
+            return len(kept) >= self.support and not changed
+        counts = self._pairs_of.get((link, verdict))
+        if counts is None:
+            counts = self._pairs_of[(link, verdict)] = Counter(i for pair in kept for i in pair)
+        return len(kept) - counts[without] >= self.support and all(
+            without in pair for pair in changed)
+
+    def sibling(self, item: str, output: str, without: str | None
+                ) -> tuple[str, Link, Evidence] | None:
+        """The verdict of a decided output of a sibling item that `output` is linked to by
+        a safe link (`safe_link`), with the link and that output; the link with the most
+        support if several; None if there is none, or if they say both verdicts."""
+        found = [carry for carry in self.carries.get((item, output), ())
+                 if self.safe_link(carry[1], carry[0], without)]
+        if not found or len({f[0] for f in found}) > 1:
+            return None
+        return max(found, key=lambda f: (len(self.linked[f[1]][f[0]]), f[1], f[2].item))
+
+    def siblings(self, pending: Mapping[str, Mapping[str, Sequence[str]]]) -> list[Proposal]:
+        """Proposals of the outputs linked to a decided output of a sibling item by a safe
+        link (one per verdict and link)."""
+        phenomenon = self.phenomenon
+        grouped: dict[tuple[str, Link], list[tuple[str, Decided]]] = {}
+        anchors: dict[tuple[str, Link], list[Evidence]] = {}
+        for item, outputs in pending.items():
+            for output, systems in outputs.items():
+                said = self.sibling(item, output, without=None)
+                if said is not None:
+                    grouped.setdefault(said[:2], []).append(
+                        (item, Decided(output, tuple(systems), said[0])))
+                    anchors.setdefault(said[:2], []).append(said[2])
+        proposals = []
+        for (verdict, link), decides in grouped.items():
+            pairs = self.linked[link][verdict]
+            evidence = tuple(dict.fromkeys([*anchors[(verdict, link)], *(
+                e for found in pairs.values() for two in found for e in two)]))
+            pattern = _link_text(link)
+            proposals.append(Proposal(
+                phenomenon.pair, verdict, "sibling", f"phenomenon {phenomenon.name}",
+                pattern, _ordered(decides), evidence,
+                why=f"each is a sibling item's decided {verdict} with "
+                f"{_steps_text(link[1])}, where the two sources differ by "
+                f"{_steps_text(link[0])}: in {len(pairs)} other pairs of sibling items of "
+                f"{phenomenon.name}, that kept the verdict and never changed it"))
+        return proposals
+
+
+def _link_text(link: Link) -> str:
+    return f"source {_steps_text(link[0])}; output {_steps_text(link[1])}"
+
+
+def _steps_text(steps: Steps) -> str:
+    """Changes in words, either way round ("“read” ↔ “sleep”"; "unchanged" for none)."""
+    if not steps:
+        return "unchanged"
+    return ", ".join(" ↔ ".join(f"“{side}”" if side else "nothing" for side in step)
+                     for step in steps)
+
 
 def _ordered(decides: list[tuple[str, Decided]]) -> tuple[tuple[str, Decided], ...]:
     return tuple(sorted(decides, key=lambda d: (d[0], -len(d[1].systems), d[1].output)))
@@ -576,6 +765,23 @@ def _frame_pattern(frame: frozenset[str]) -> str:
     if not frame:
         return ""
     return "(?i)" + "".join(f"(?=.*\\b{escape(w)}\\b)" for w in sorted(frame))
+
+
+def _steps(a: Sequence[str], b: Sequence[str]) -> Steps:
+    """The changes that turn one list of words into another, each as text."""
+    return tuple((" ".join(a[i1:i2]), " ".join(b[j1:j2]))
+                 for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(
+                     a=a, b=b, autojunk=False).get_opcodes() if tag != "equal")
+
+
+def _output_steps(first: str, second: str) -> Steps:
+    """The changes that turn one output into another, in order, each as written (a word or
+    phrase for another; "" for nothing)."""
+    a, b = list(_TOKEN.finditer(first)), list(_TOKEN.finditer(second))
+    return tuple((_span(first, a[i1:i2]), _span(second, b[j1:j2]))
+                 for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(
+                     a=[t.group() for t in a], b=[t.group() for t in b],
+                     autojunk=False).get_opcodes() if tag != "equal")
 
 
 def _span(text: str, found: Sequence[regex.Match[str]]) -> str:
