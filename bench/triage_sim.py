@@ -68,6 +68,9 @@ DATA = REPO.parent / "shared" / "data"
 PAIR_YEARS = (("wmt21", "de-en"), ("wmt21", "en-de"), ("wmt22", "de-en"), ("wmt22", "en-de"))
 #: The settings tried by --choose (each combination).
 GRID = {"support": (2, 3), "min_precision": (0.99, 0.995), "prior": (0.98, 0.99, 0.995)}
+#: The settings measured, and those the grid varies (the learner's defaults, or with
+#: --sibling-changes the learner from siblings turned on).
+BASE = DEFAULT
 #: What a chosen setting must reach on every pair-year it is chosen on.
 TARGET_PRECISION = 0.99
 TARGET_SKIM = 0.001
@@ -284,10 +287,10 @@ def load(suite_path: Path, outputs: Sequence[Path], pair: str, phenomena: Sequen
 
 
 def simulate(loaded: tuple[Oracle, dict[str, str], dict[str, str], list[str]], pair: str,
-             modes: Iterable[str], settings: Settings = DEFAULT, trace: bool = False
+             modes: Iterable[str], settings: Settings | None = None, trace: bool = False
              ) -> list[tuple[Result, Result]]:
-    """(careful, hurried) results of each mode."""
-    simulation = Simulation(*loaded, pair=pair, settings=settings)
+    """(careful, hurried) results of each mode (with `BASE` unless `settings`)."""
+    simulation = Simulation(*loaded, pair=pair, settings=settings or BASE)
     found = []
     for mode in modes:
         careful = simulation.run(mode)
@@ -302,9 +305,9 @@ def simulate(loaded: tuple[Oracle, dict[str, str], dict[str, str], list[str]], p
 
 
 def grid() -> list[Settings]:
-    """Every combination of `GRID` over the defaults."""
+    """Every combination of `GRID` over `BASE`."""
     names = list(GRID)
-    return [replace(DEFAULT, **dict(zip(names, values, strict=True)))
+    return [replace(BASE, **dict(zip(names, values, strict=True)))
             for values in product(*(GRID[n] for n in names))]
 
 
@@ -410,7 +413,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="choose the settings leaving one pair-year out (slow)")
     parser.add_argument("--jobs", type=int, default=1,
                         help="with --choose: pair-years worked at once (processes)")
+    parser.add_argument("--sibling-changes", type=int, default=DEFAULT.sibling_changes,
+                        help="proposals from paradigm siblings whose sources differ by at "
+                        "most this many changes (0: none; Settings.sibling_changes)")
     args = parser.parse_args(argv)
+    global BASE
+    BASE = replace(DEFAULT, sibling_changes=args.sibling_changes)
     if args.choose:
         return choose_all(args.json, jobs=args.jobs)
     loaded = load(args.suite, args.outputs, args.pair, args.phenomenon)

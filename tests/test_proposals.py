@@ -325,7 +325,7 @@ def modal_outputs(item: str) -> list[str]:
 
 def test_a_siblings_verdict_is_carried_where_the_change_kept_it_and_never_changed_it():
     phenomenon = Phenomenon("de-en", "Modal - present", {i: modal_outputs(i) for i in MODAL},
-                            MODAL, EAGER)
+                            MODAL, replace(EAGER, sibling_changes=1))
     # Siblings: sources that differ by one change.
     assert phenomenon.siblings["er-lesen"] == {
         "ich-lesen": (("er", "ich"),), "er-schlafen": (("lesen", "schlafen"),),
@@ -350,6 +350,10 @@ def test_a_siblings_verdict_is_carried_where_the_change_kept_it_and_never_change
                                   "“sleep”, where the two sources differ by “lesen” ↔ "
                                   "“schlafen”: in 2 other pairs of sibling items")
     assert carried.precision is not None and carried.precision >= EAGER.min_precision
+    # Off by default (`Settings.sibling_changes`): nothing is proposed from siblings.
+    assert not [p for p in Phenomenon("de-en", "Modal - present", {
+        i: modal_outputs(i) for i in MODAL}, MODAL, EAGER).learn(judged, pending)
+        if p.how == "sibling"]
     # One counterexample — a pair of siblings whose verdicts that change did change ("You
     # must sleep." judged wrong where "You must read." was right) — and the pass is carried
     # nowhere, though the "ich" pair still kept it.
