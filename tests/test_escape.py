@@ -205,3 +205,50 @@ def test_verdict_prints_the_output_as_written(hostile, output):
     suite, _ = hostile
     result = invoke("verdict", "b", "pass", "--output", output, "--suite", suite)
     assert repr(output) in result.output
+
+
+def _compile_latex(folder: Path, tex: str) -> subprocess.CompletedProcess[bytes]:
+    """pdflatex on a document holding `tex` with the README's preamble."""
+    (folder / "tables.tex").write_text(tex, encoding="utf-8")
+    (folder / "doc.tex").write_text(
+        "\\documentclass{article}\n\\usepackage{booktabs,graphicx,colortbl,xcolor}\n"
+        "\\begin{document}\n\\input{tables.tex}\n\\end{document}\n", encoding="utf-8")
+    return subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error",
+                           "doc.tex"], cwd=folder, capture_output=True, timeout=120)
+
+
+def test_latex_with_many_unscored_rows_compiles(tmp_path):
+    # Outputs that no rule decides: nearly every row has no score, and its note lists them
+    # all. A caption is first set on one line, and one over 16,384 pt stopped pdflatex with
+    # "Dimension too large".
+    suite = tmp_path / "suite"
+    suite.mkdir()
+    phenomena = [f"Phenomenon {n} with a long descriptive name & {HOSTILE[:40]}"
+                 for n in range(60)]
+    items = "\n".join(f"  - {{id: i{n}, phenomenon: {yaml_string(p)}, source: S{n}.}}"
+                      for n, p in enumerate(phenomena))
+    (suite / "s.yaml").write_text(f"pair: en-de\ncategory: Cat\nitems:\n{items}\n"
+                                  "  - {id: ok, phenomenon: Decided, source: OK.}\n",
+                                  encoding="utf-8")
+    rules = "\n".join(f"  - {{item: {i}, positive_regex: good, negative_regex: bad}}"
+                      for i in [*(f"i{n}" for n in range(60)), "ok"])
+    (suite / "r.yaml").write_text(f"pair: en-de\nrules:\n{rules}\n", encoding="utf-8")
+    outputs = tmp_path / "outputs"
+    outputs.mkdir()
+    for system in ("A", "B"):
+        (outputs / f"{system}.de").write_text(
+            "".join(f"{system} says {n}\n" for n in range(60)) + "good\n", encoding="utf-8")
+    invoke("score", outputs, "--suite", suite, "-q", "--format", "latex", "--out",
+           tmp_path / "tables.tex")
+    tex = (tmp_path / "tables.tex").read_text(encoding="utf-8")
+    captions = re.findall(r"\\caption\{.*", tex)
+    assert captions and all(len(c) < 2000 for c in captions), [len(c) for c in captions]
+    # The caption names the first rows and the count; the whole list follows the table.
+    assert "60 phenomenon rows have no score: Phenomenon 0 with" in captions[-1]
+    assert "(all 60 listed below the table)" in captions[-1]
+    below = tex.split(captions[-1], 1)[1].split(r"\end{table*}", 1)[0]
+    assert below.count("none of its 1 located items entered") == 60
+    if shutil.which("pdflatex") is None:
+        pytest.skip("pdflatex not installed: structural check only")
+    result = _compile_latex(tmp_path, tex)
+    assert result.returncode == 0, result.stdout[-3000:].decode("utf-8", "replace")

@@ -70,6 +70,36 @@ def sentence(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+#: The longest note a LaTeX caption shows in full. pdflatex first sets a caption on one line
+#: to measure it, and a line over 16,384 pt (about 3,500 characters of ``\\small`` text)
+#: stops the run with "Dimension too large"; a longer note is summarised in the caption by
+#: `caption_note` and printed whole in a small paragraph under it.
+CAPTION_NOTE = 400
+
+
+def caption_note(text: str, limit: int = CAPTION_NOTE) -> str:
+    """A note as a caption can hold it: the note itself when at most `limit` characters,
+    else a summary that says the whole note follows below the table.
+
+    A note listing rows ("46 phenomenon rows have no score: A (C): why; B (C): why; …")
+    keeps its count and the first few names; any other long note is cut.
+    """
+    if len(text) <= limit:
+        return text
+    head, colon, rest = text.partition(": ")
+    items = rest.split("; ") if colon else []
+    if len(items) > 1 and len(head) <= limit // 2:
+        shown: list[str] = []
+        for item in items[:3]:
+            name = item.rsplit(": ", 1)[0]  # the name before its reason
+            if len(head) + len(", ".join([*shown, name])) > limit // 2:
+                break
+            shown.append(name)
+        listed = f": {', '.join(shown)}, …" if shown else ""
+        return f"{head}{listed} (all {len(items)} listed below the table)"
+    return text[:limit // 2].rstrip() + "… (in full below the table)"
+
+
 def shorten(text: str, width: int) -> str:
     """A name cut to `width` characters, ending in "…" when cut (charts' label columns)."""
     return text if len(text) <= width else text[:width - 1] + "…"

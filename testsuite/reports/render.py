@@ -15,7 +15,15 @@ from typing import TYPE_CHECKING, Any
 
 from ..scoring.scores import LEVELS
 from . import escape
-from .common import CLUSTER_LEGEND, cluster_mark, finite, percent, sentence
+from .common import (
+    CAPTION_NOTE,
+    CLUSTER_LEGEND,
+    caption_note,
+    cluster_mark,
+    finite,
+    percent,
+    sentence,
+)
 from .tables import PaperTable, paper_tables, split_table
 
 if TYPE_CHECKING:
@@ -42,6 +50,8 @@ def _environment(kind: str) -> Any:
     env.filters["sentence"] = sentence
     if kind == "latex":
         env.filters["tex"] = escape.latex
+        env.filters["caption_note"] = caption_note
+        env.tests["long_note"] = lambda note: len(note) > CAPTION_NOTE
         env.filters["visible"] = escape.visible  # in a % comment: one line, nothing to escape
         env.filters["cell"] = lambda c: (
             (rf"\textbf{{{percent(c.accuracy)}}}" if c.bold else percent(c.accuracy))
