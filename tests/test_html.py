@@ -337,3 +337,106 @@ def test_comparison_page_escapes_names_and_outputs(tmp_path):
     row = dict(zip(data["columns"], data["rows"][0], strict=True))
     assert (row["system"], row["after"], row["category"]) == (
         SYSTEM, "=cmd|' /C calc'!A0 </script>", CATEGORY)
+
+
+#: A name that a bidi override would show reversed ("evilexe.txt"), an output with an ANSI
+#: escape, and a category with a right-to-left isolate that would swallow the text after it.
+BIDI_SYSTEM = "evil\u202etxt.exe"
+BIDI_OUTPUT = "pass \x1b[31mred\x1b[0m \u2067isolated"
+BIDI_CATEGORY = "Cat \u202bembedded"
+#: Every character that reorders or hides text (what `escape.visible` writes as an escape).
+CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029"
+                      "\u202a-\u202e\u2066-\u2069]")
+
+
+def _bidi_pages(tmp_path: Path) -> tuple[Path, Path, list[str]]:
+    """The report and a comparison page with bidi controls and ESC in names and outputs,
+    and the report's systems in their order."""
+    from testsuite.compare import compare
+    from testsuite.reports.html import comparison_html
+    from testsuite.runs import Run
+
+    def named(evaluation: Evaluation) -> Evaluation:
+        frame = evaluation.results.copy()
+        frame["system"] = frame["system"].replace({SYSTEM: BIDI_SYSTEM})
+        frame["category"] = frame["category"].replace({"Cat B": BIDI_CATEGORY})
+        frame.loc[(frame["system"] == BIDI_SYSTEM) & (frame["item"] == "a1"),
+                  "output"] = BIDI_OUTPUT
+        systems = [BIDI_SYSTEM if s == SYSTEM else s for s in evaluation.systems]
+        return Evaluation(frame, systems)
+
+    before, suite = small_evaluation(("de-en",))
+    for key, item in list(suite.items.items()):
+        if item.category == "Cat B":
+            suite.items[key] = Item(item.id, item.pair, BIDI_CATEGORY, item.phenomenon,
+                                    item.source, description=item.description)
+    before = named(before)
+    after = named(small_evaluation(("de-en",))[0])
+    flip = (after.results["system"] == BIDI_SYSTEM) & (after.results["item"] == "a3")
+    after.results.loc[flip, "outcome"] = "pass"
+    after.results.loc[flip, "output"] = BIDI_OUTPUT
+    report = tmp_path / "report.html"
+    scores = score(before, suite, "de-en")
+    report.write_text(html_report([scores], before, suite, cache=RegexCache()),
+                      encoding="utf-8")
+    sources = {"de-en": {i.id: i.source for i in suite.items_of("de-en")}}
+    comparison = compare([Run("old", "wmt21", 2021, tmp_path, before, sources=sources),
+                          Run("new", "wmt22", 2022, tmp_path, after, sources=sources)], "de-en")
+    page = tmp_path / "compare.html"
+    page.write_text(comparison_html(comparison), encoding="utf-8")
+    return report, page, list(scores.systems)
+
+
+def _strings(data: object) -> list[str]:
+    """Every string in parsed JSON."""
+    if isinstance(data, str):
+        return [data]
+    if isinstance(data, dict):
+        return [s for k, v in data.items() for s in (*_strings(k), *_strings(v))]
+    if isinstance(data, list):
+        return [s for v in data for s in _strings(v)]
+    return []
+
+
+def test_bidi_controls_and_escapes_are_shown_as_escapes(tmp_path):
+    """Text from data cannot reorder or hide the text around it: every control character
+    is written as the terminal writes it (``\\u202e``), in the page, its data and links."""
+    for path in _bidi_pages(tmp_path)[:2]:
+        text = path.read_text(encoding="utf-8")
+        assert CONTROLS.findall(text) == [], path.name
+        assert "evil\\u202etxt.exe" in text, path.name
+        page = parsed(text)
+        strings = _strings([json.loads(block) for block in page.data])
+        assert "evil\\u202etxt.exe" in strings, path.name
+        assert [s for s in strings if CONTROLS.search(s)] == []
+
+
+def test_bidi_names_in_the_browser(chromium: Chromium, tmp_path: Path):
+    report, comparison, systems = _bidi_pages(tmp_path)
+    tab = chromium.tab()
+    try:
+        page = tab.page
+        page.goto(report.as_uri())
+        page.wait_for_selector("#drilldown-de-en article.item")
+        body = page.locator("body").inner_text()
+        assert "evil\\u202etxt.exe" in body and "Cat \\u202bembedded" in body
+        assert CONTROLS.findall(body) == []
+        # The name's cell opens its outputs by name (page, data and permalink agree).
+        column = systems.index(BIDI_SYSTEM)
+        row = page.locator("#heatmap-de-en tr", has=page.locator("th", has_text="quoted"))
+        row.locator("td.cell").nth(column).click()
+        drill = page.locator("#drilldown-de-en")
+        chosen = drill.locator("select[name=system] option:checked").inner_text()
+        assert re.sub(r" \(\d+\)$", "", chosen) == "evil\\u202etxt.exe"
+        drill.locator("select[name=phenomenon]").select_option("")
+        texts = drill.locator("td.text").all_inner_texts()
+        assert "pass \\x1b[31mred\\x1b[0m \\u2067isolated" in texts
+        page.screenshot(path=str(tmp_path / "bidi.png"), full_page=True)
+        assert tab.errors == []
+        page.goto(comparison.as_uri())
+        page.wait_for_load_state("load")
+        body = page.locator("body").inner_text()
+        assert "evil\\u202etxt.exe" in body and CONTROLS.findall(body) == []
+        assert tab.errors == []
+    finally:
+        tab.close()

@@ -29,7 +29,8 @@ that anyone may have written. Whatever they contain is shown as text, never obey
 * **JSON** (`json_text`): the controls above are written as JSON escapes (``\\u202e``), so
   that JSON lines printed to a terminal show them and still parse to the same text.
 
-HTML is escaped by Jinja2's autoescape.
+* **HTML** (`printable`): markup is escaped by Jinja2's autoescape; controls are made
+  visible as in the terminal, in the page, its data and its links (``html_common``).
 """
 
 from __future__ import annotations
@@ -66,7 +67,8 @@ def terminal(text: object) -> str:
 
 
 def printable(text: str) -> str:
-    """A whole report for the terminal: controls made visible except newlines and tabs."""
+    """A whole report for the terminal, or text in an HTML page (`html_common`): controls
+    made visible except newlines and tabs (white space there)."""
     return _INVISIBLE.sub(lambda m: m.group() if m.group() in "\n\t" else _escape_one(m), text)
 
 
