@@ -38,6 +38,7 @@ from textual.widget import Widget
 from textual.widgets import DataTable, Footer, Header, LoadingIndicator, Static
 
 from ..errors import TestsuiteError
+from ..reports.escape import visible
 from ..rule_edit import RegexField
 from ..verdicts.queue import Pending
 from ..words import counted
@@ -220,7 +221,7 @@ class TriageApp(App[int]):
         assert self.session is not None
         self.query_one("#loading-box").display = False
         self.query_one("#main").display = True
-        self.sub_title = f"annotator: {self.session.annotator}"
+        self.sub_title = f"annotator: {visible(self.session.annotator)}"
         self.refresh_bindings()  # the footer now offers every key
         self.session.begin()
         self.show()
@@ -307,14 +308,15 @@ class TriageApp(App[int]):
         from ..verdicts.why import partial_matches, what_to_judge
 
         self.query_one("#judge", Static).update(Text(what_to_judge(item), style="italic cyan"))
-        self.query_one("#source", Static).update(labelled("source", Text(entry.source)))
+        self.query_one("#source", Static).update(labelled("source",
+                                                          Text(visible(entry.source))))
         self.query_one("#output", Static).update(
             labelled("output", highlight(entry.output, rule, session.cache)))
-        shared = Text(", ".join(entry.systems))
+        shared = Text(", ".join(visible(s) for s in entry.systems))
         note = session.note(entry)
         if note:
             shared.append("\nnote: ", style="italic")
-            shared.append(note, style="italic")
+            shared.append(visible(note), style="italic")
         self.query_one("#shared", Static).update(labelled("systems", shared, "bold dim"))
         self.query_one("#why", Static).update(
             why_text(partial_matches(rule, entry.output, session.why_cache)))
@@ -322,7 +324,7 @@ class TriageApp(App[int]):
         self.query_one("#proposal", Static).update(proposal_text(session.proposal(entry)))
         # The systems that produced this output first: they are what is being decided.
         outcomes = sorted(session.outcomes(entry), key=lambda o: o.output.strip() != entry.output)
-        widths = [max([6, *(len(o.system) for o in outcomes)]), 7,
+        widths = [max([6, *(len(visible(o.system)) for o in outcomes)]), 7,
                   max([6, *(len(o.reason) for o in outcomes)])]
         for name, width in zip(("system", "outcome", "reason"), widths, strict=True):
             table.add_column(Text(name), width=width)
@@ -331,10 +333,11 @@ class TriageApp(App[int]):
         table.add_column(Text("output"), width=max(20, self.size.width - 4 - sum(widths) - 8))
         for shown in outcomes:
             mine = shown.output.strip() == entry.output
-            table.add_row(Text(shown.system, style="bold" if mine else ""),
+            table.add_row(Text(visible(shown.system), style="bold" if mine else ""),
                           Text(shown.outcome, style=OUTCOME_STYLES[shown.outcome]),
                           Text(shown.reason),
-                          Text(shown.output, style="bold" if mine else ""), height=None)
+                          Text(visible(shown.output), style="bold" if mine else ""),
+                          height=None)
 
     def report(self, error: TestsuiteError) -> None:
         """Show a problem without leaving the app."""

@@ -1,6 +1,9 @@
 """Rich text for the triage screen: highlighted outputs, the rule, progress.
 
-Pure functions from session data to `rich.text.Text`, so the app only places them.
+Pure functions from session data to `rich.text.Text`, so the app only places them. Text
+from data (outputs, sources, names of systems, categories and annotators) is shown as the
+terminal shows it, control characters and bidi overrides written as escapes
+(`reports.escape.visible`): a name cannot reorder the line or break the panel around it.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from rich.text import Text
 
 from ..matching import DEFAULT_TIMEOUT, RegexCache
 from ..model import DISAGREEMENT, Rule, Verdict
+from ..reports.escape import visible
 from ..verdicts.proposals import PreviewRow, Proposal
 from ..verdicts.queue import Pending
 from ..verdicts.why import Partial
@@ -54,9 +58,14 @@ def rows_that_fit(rows: Sequence[PreviewRow], width: int, lines: int) -> int:
 def highlight(output: str, rule: Rule | None, cache: RegexCache) -> Text:
     """The output with positive-regex matches in green and negative ones in red.
 
-    Negative matches are drawn last, so where both overlap the error shows.
+    Negative matches are drawn last, so where both overlap the error shows. Control
+    characters are shown as escapes (`visible`), the matches still marked where they are.
     """
-    text = Text(output)
+    # Where each character of the output starts in the text shown (escapes are longer).
+    starts = [0]
+    for char in output:
+        starts.append(starts[-1] + len(visible(char)))
+    text = Text(visible(output))
     if rule is None:
         return text
     for pattern, style in ((rule.positive_regex, POSITIVE), (rule.negative_regex, NEGATIVE)):
@@ -66,7 +75,7 @@ def highlight(output: str, rule: Rule | None, cache: RegexCache) -> Text:
         try:
             for match in compiled.finditer(output, timeout=DEFAULT_TIMEOUT):
                 if match.end() > match.start():
-                    text.stylize(style, match.start(), match.end())
+                    text.stylize(style, starts[match.start()], starts[match.end()])
         except TimeoutError:
             text.append("  (regex timed out)", style="italic yellow")
     return text
@@ -78,22 +87,23 @@ def heading(entry: Pending, position: int, count: int, decision: Decision | None
     a disagreement with who said what; other annotators on the same item now."""
     text = Text()
     text.append(f"{position + 1}/{count}  ", style="dim")
-    text.append(entry.item, style="bold")
-    text.append(f"  {entry.category} › {entry.phenomenon}", style="cyan")
+    text.append(visible(entry.item), style="bold")
+    text.append(f"  {visible(entry.category)} › {visible(entry.phenomenon)}", style="cyan")
     text.append(f"  ({entry.pair}, {entry.reason})", style="dim")
     if entry.completes:
         text.append(f"  completes the item: {entry.impact} outcomes enter the scores",
                     style="magenta")
     if decision is not None:
         verdict = decision.verdict
-        text.append(f"  ✔ {verdict.verdict} by {verdict.annotator}",
+        text.append(f"  ✔ {verdict.verdict} by {visible(verdict.annotator)}",
                     style=f"bold {OUTCOME_STYLES[verdict.verdict]}")
     if entry.reason == DISAGREEMENT and standing:
         text.append("\n  disagreement: ", style="bold magenta")
-        text.append(", ".join(f"{v.annotator or 'unknown'} {v.verdict}" for v in standing))
+        text.append(", ".join(f"{visible(v.annotator or 'unknown')} {v.verdict}"
+                              for v in standing))
         text.append(" — p or f settles it", style="magenta")
     if others:
-        text.append(f"\n  ● {', '.join(sorted(set(others)))} on this item now",
+        text.append(f"\n  ● {', '.join(visible(o) for o in sorted(set(others)))} on this item now",
                     style="bold yellow")
     return text
 
@@ -107,12 +117,12 @@ def why_text(partials: list[Partial]) -> Text:
         text.append(f"{partial.kind}: ", style="bold dim")
         if not partial.matched:
             text.append("nothing of ", style="dim")
-            text.append(partial.pattern)
+            text.append(visible(partial.pattern))
             text.append(" matches", style="dim")
             continue
-        text.append(partial.matched, style="green")
+        text.append(visible(partial.matched), style="green")
         text.append(" matched, ", style="dim")
-        text.append(partial.missing, style="red")
+        text.append(visible(partial.missing), style="red")
         text.append(" did not: the output goes on with ", style="dim")
         text.append(repr(partial.found))
     return text
@@ -155,7 +165,8 @@ def row_text(row: PreviewRow) -> str:
     """A preview row as shown: the output least like the evidence, and how many more like
     it (the same construction in other items) the row decides."""
     more = len(row.outputs) - 1
-    return row.shown + (f"  (+{more} like it, {counted(row.items, 'item')})" if more else "")
+    like = f"  (+{more} like it, {counted(row.items, 'item')})" if more else ""
+    return visible(row.shown) + like
 
 
 def wrapped(text: str, width: int) -> list[str]:
@@ -183,12 +194,12 @@ def rule_text(rule: Rule | None, entry: Pending) -> Text:
     rows = [("positive", rule.positive_regex, "green"), ("negative", rule.negative_regex, "red")]
     for label, pattern, style in rows:
         text.append(f"{label} regex  ", style=f"bold {style}")
-        text.append(pattern or "—", style="" if pattern else "dim")
+        text.append(visible(pattern) or "—", style="" if pattern else "dim")
         text.append("\n")
     for label, tokens in (("positive", rule.positive_tokens), ("negative", rule.negative_tokens)):
         if tokens:
             text.append(f"{label} tokens ", style="bold")
-            text.append(", ".join(f"“{token}”" for token in tokens))
+            text.append(", ".join(f"“{visible(token)}”" for token in tokens))
             text.append("\n")
     if rule.file:
         text.append(f"{rule.file}" + (f":{rule.line}" if rule.line else ""), style="dim")
@@ -199,8 +210,8 @@ def rule_text(rule: Rule | None, entry: Pending) -> Text:
         text.append("\n  ")
         text.append(f"{verdict.verdict:<4}", style=OUTCOME_STYLES[verdict.verdict])
         same = verdict.output.strip() == entry.output
-        text.append(f" {verdict.output}", style="bold" if same else "")
-        who = ", ".join(x for x in (verdict.annotator, verdict.note) if x)
+        text.append(f" {visible(verdict.output)}", style="bold" if same else "")
+        who = ", ".join(visible(x) for x in (verdict.annotator, verdict.note) if x)
         if who:
             text.append(f"  ({who})", style="dim")
     if len(verdicts) > SHOWN_VERDICTS:
@@ -231,7 +242,7 @@ def progress_text(progress: Progress, queue: int, decided: int, filters: str, *,
     used, row = text.cell_len, 1  # cells of the line being filled, and its number
     for index, (category, (resolved, remaining)) in enumerate(categories):
         part = Text()
-        part.append(f"{category} ", style="bold" if category == first else "")
+        part.append(f"{visible(category)} ", style="bold" if category == first else "")
         part.append(f"{resolved:,}", style="green")
         part.append(f" of {resolved + remaining:,}")
         after = len(categories) - index - 1

@@ -20,6 +20,7 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, Input, Label, Static
 
 from ..errors import Stale, TestsuiteError
+from ..reports.escape import visible
 from ..rule_edit import RegexField
 from ..verdicts.proposals import PreviewRow, Proposal
 from ..verdicts.queue import Pending
@@ -261,7 +262,7 @@ class RegexScreen(TypeAhead, ModalScreen[bool]):
         summary.update(Text(f"{counted(count, 'output')} across all systems would change "
                             "outcome" + (":" if count else "")))
         table.display = bool(self.changes)
-        system_width = max([6, *(len(c.system) for c in self.changes)])
+        system_width = max([6, *(len(visible(c.system)) for c in self.changes)])
         table.add_column(Text("system"), width=system_width)
         table.add_column(Text("now"), width=7)
         table.add_column(Text("would be"), width=9)
@@ -269,9 +270,10 @@ class RegexScreen(TypeAhead, ModalScreen[bool]):
         rest = int(self.app.size.width * 0.95) - 6 - system_width - 16 - 8 - 2
         table.add_column(Text("output"), width=max(20, rest))
         for change in self.changes:
-            table.add_row(Text(change.system), Text(change.old, style=OUTCOME_STYLES[change.old]),
+            table.add_row(Text(visible(change.system)),
+                          Text(change.old, style=OUTCOME_STYLES[change.old]),
                           Text(f"→ {change.new}", style=OUTCOME_STYLES[change.new]),
-                          Text(change.output), height=None)
+                          Text(visible(change.output)), height=None)
 
     def needs_confirmation(self) -> str | None:
         """Why this save must be confirmed, or None."""
@@ -560,7 +562,7 @@ class PreviewTable(DataTable[Text]):
         for row in rows:
             lines = wrapped(row_text(row), width)
             self.heights.append(len(lines))
-            self.add_row(Text(row.item, no_wrap=True, overflow="ellipsis"),
+            self.add_row(Text(visible(row.item), no_wrap=True, overflow="ellipsis"),
                          Text(str(len(row.outputs))), Text("\n".join(lines)),
                          height=len(lines))
         self.bottom = 0
