@@ -252,6 +252,38 @@ def test_a_repeated_id_in_the_id_list(project):
             "may have one line only") in result.output
 
 
+def test_an_empty_id_list_is_named_not_the_outputs(project):
+    # It was blamed on the outputs: "Sys.de: has 3 lines but the en-de sources have 0".
+    ids = project / "order.ids"
+    ids.write_text("")
+    result = invoke("evaluate", project / "out", "--suite", project, "--ids", ids, "-q")
+    assert result.exit_code == 1
+    assert result.output.strip() == (
+        f"error: {ids}: the id list is empty: it should hold one item id per line, in the "
+        "order of the sources (`testsuite sources --out FILE` writes it to FILE.ids)")
+
+
+@pytest.mark.parametrize(("codec", "named"), [
+    ("utf-16", "utf-16"), ("utf-16-le", "utf-16le"), ("utf-16-be", "utf-16be")])
+def test_a_utf16_outputs_file_is_advised_its_encoding(project, codec, named):
+    # With a BOM it was advised `iconv -f latin1`; without one its NUL bytes were read as
+    # part of the ids and outputs ("unknown item '\x00i\x00d…'").
+    for path in (project / "out" / "Sys.de", project / "sys.tsv"):
+        text = OUTPUTS if path.suffix == ".de" else "".join(
+            f"Sys\t{i}\t{line}\n" for i, line in zip(
+                ("idiom-01", "idiom-02", "idiom-03"), OUTPUTS.splitlines(), strict=False))
+        path.write_bytes(text.encode(codec))
+        args = ["--pair", "en-de"] if path.suffix == ".tsv" else []
+        result = invoke("evaluate", path, "--suite", project, "-q", *args)
+        assert result.exit_code == 1
+        assert result.output.strip() == (
+            f"error: {path}:1: the file is {named.upper()}, not UTF-8: pass --encoding "
+            f"{named}, or convert it with `iconv -f {named} -t utf-8`")
+        # The advice works as written.
+        result = invoke("evaluate", path, "--suite", project, "-q", "--encoding", named, *args)
+        assert result.exit_code == 0, result.output
+
+
 def test_an_id_repeated_on_every_line_is_named_with_a_few_lines(project):
     # One id on 30,000 lines: the message listed every line number (a 250 MB list gave an
     # error line of hundreds of MB after 40 s and 4.9 GB).

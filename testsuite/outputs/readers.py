@@ -101,6 +101,10 @@ def read_ids(path: Path) -> list[str]:
     """Read an id list written by `testsuite sources` (one item id per line)."""
     # An id list is shorter than the suite it lists: held to a suite's limit.
     ids = [line.strip() for line in read_lines(path, limit=MAX_SUITE_BYTES)]
+    if not ids:  # else every outputs file is blamed for not having 0 lines
+        raise TestsuiteError(Problem(
+            "the id list is empty: it should hold one item id per line, in the order of the "
+            "sources (`testsuite sources --out FILE` writes it to FILE.ids)", file=str(path)))
     if any(not i for i in ids):
         raise TestsuiteError(Problem("empty line in the id list", file=str(path),
                                      line=ids.index("") + 1))

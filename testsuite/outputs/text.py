@@ -7,11 +7,52 @@ from pathlib import Path
 from typing import BinaryIO
 
 from ..errors import Problem, TestsuiteError
-from ..files import MAX_FILE_BYTES, decode, open_regular, read_bytes
+from ..files import _UTF8, MAX_FILE_BYTES, decode, open_regular, read_bytes
 
 BOM = b"\xef\xbb\xbf"
 ENCODING_HINT = ("convert the file to UTF-8 (e.g. `iconv -f latin1 -t utf-8`) or pass its "
                  "encoding with --encoding")
+
+
+#: Bytes looked at to tell UTF-16 from UTF-8 (a few lines).
+_SNIFF = 4096
+
+
+def utf16_encoding(data: bytes) -> str | None:
+    """The UTF-16 encoding that `data` (the start of a file) looks like, or None.
+
+    A UTF-16 byte-order mark says ``utf-16``. Without one, text that is mostly ASCII (as MT
+    outputs and ids in European languages are) has a NUL byte every other byte: after each
+    character in little-endian, before it in big-endian. Such bytes are valid UTF-8, so
+    read as UTF-8 they gave NUL-riddled ids and outputs instead of an error.
+    """
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return "utf-16"
+    sample = data[:_SNIFF]
+    pairs = len(sample) // 2
+    if pairs < 4:
+        return None
+    even, odd = sample[0:pairs * 2:2].count(0), sample[1:pairs * 2:2].count(0)
+    if odd >= 0.4 * pairs and even <= 0.05 * pairs:
+        return "utf-16le"
+    if even >= 0.4 * pairs and odd <= 0.05 * pairs:
+        return "utf-16be"
+    return None
+
+
+def refuse_utf16(data: bytes, path: Path, encoding: str) -> None:
+    """Refuse a UTF-16 file read as UTF-8, saying which encoding to pass (`utf16_encoding`).
+
+    Raises:
+        TestsuiteError: naming the file and ``--encoding utf-16`` (or -le/-be).
+    """
+    if encoding.replace("-", "").replace("_", "").lower() not in _UTF8:
+        return
+    found = utf16_encoding(data)
+    if found:
+        raise TestsuiteError(Problem(
+            f"the file is {found.upper()}, not UTF-8: pass --encoding {found}, or convert "
+            f"it with `iconv -f {found} -t utf-8`", file=str(path), line=1))
 
 
 def read_lines(path: Path, encoding: str = "utf-8", limit: int = MAX_FILE_BYTES) -> list[str]:
@@ -31,7 +72,9 @@ def read_lines(path: Path, encoding: str = "utf-8", limit: int = MAX_FILE_BYTES)
     Raises:
         TestsuiteError: naming the file and the first line that cannot be decoded.
     """
-    text = decode(read_bytes(path, limit), path, encoding, hint=ENCODING_HINT)
+    data = read_bytes(path, limit)
+    refuse_utf16(data, path, encoding)
+    text = decode(data, path, encoding, hint=ENCODING_HINT)
     if "\r\n" in text:
         text = text.replace("\r\n", "\n")
     if not text:
@@ -77,8 +120,10 @@ def read_selected_lines(path: Path, wanted: dict[str, int], expected: int,
     # Read line by line: memory grows with the lines kept, not with the file.
     with open_regular(path) as handle:
         for count, line in enumerate(_limited(handle, path), start=1):
-            if count == 1 and line.startswith(BOM):
-                line = line[len(BOM):]
+            if count == 1:
+                refuse_utf16(line, path, encoding)
+                if line.startswith(BOM):
+                    line = line[len(BOM):]
             if count - 1 in by_index:
                 raw[count - 1] = line
     # A final newline ends the last line and starts no other, as in `read_lines`.
