@@ -32,7 +32,7 @@ def test_bidi_and_escapes_in_names_and_outputs_are_shown_as_escapes(
         project: Path) -> None:  # noqa: F811
     lines = [f"\x1b[31m{line}\u202e rot" for line in OUTPUTS["Online-A"]]
     (project / "outputs" / f"{SYSTEM}.txt").write_text("\n".join(lines) + "\n", "utf-8")
-    app = TriageApp(TriageSession.load(options(project)), follow=False)
+    app = TriageApp(TriageSession.load(options(project, systems=(SYSTEM,))), follow=False)
     shots: list[str] = []
 
     async def run() -> None:
@@ -61,4 +61,5 @@ def test_bidi_and_escapes_in_names_and_outputs_are_shown_as_escapes(
     assert [CONTROLS.findall(text) for text in texts] == [[], []]
     assert "bob\\u202eevil on this item now" in texts[0]
     assert "Evil\\u202etxt.exe" in texts[1]
+    assert "filter system='Evil\\u202etxt.exe'" in texts[0]  # the filter asked for
     assert "\\x1b[31m" in texts[1] and "\\u202e rot" in texts[1]

@@ -236,7 +236,7 @@ def progress_text(progress: Progress, queue: int, decided: int, filters: str, *,
     total = progress.resolved + progress.remaining
     text.append(f"resolved {progress.resolved:,} of {total:,}", style="bold green")
     if filters:  # else the queue is every output to decide (its length is in the heading)
-        text.append(f" · filter {filters}: queue {queue:,} ({decided:,} decided here)")
+        text.append(f" · filter {visible(filters)}: queue {queue:,} ({decided:,} decided here)")
     text.append("  │ ", style="dim")
     categories = sorted(progress.by_category.items(), key=lambda kv: kv[0] != first)
     used, row = text.cell_len, 1  # cells of the line being filled, and its number
