@@ -19,7 +19,7 @@ from testsuite.rule_edit import StaleRule, set_regex, undo_edit, view_of
 from testsuite.verdicts.agreement import agreement, blind_sample, cohen_kappa
 from testsuite.verdicts.why import alternatives, partial_matches
 
-from .test_verdicts import project  # noqa: F401  (the fixture)
+from .test_verdicts import add_de_en_pair, project  # noqa: F401  (the fixture)
 
 runner = CliRunner()
 REPO = Path(__file__).resolve().parent.parent
@@ -171,12 +171,7 @@ def test_spreadsheet_export_and_import_with_the_checks_of_verdict(project: Path)
 
 def test_import_records_each_row_for_the_pair_of_its_sheet_row(project: Path) -> None:  # noqa: F811,E501
     # A second pair with the same item id: --pair is needed, and a row's pair column wins.
-    for folder, text in (("suites", "pair: de-en\ncategory: MWE\nitems:\n  - id: idiom-01\n"
-                                    "    phenomenon: Idiom\n    source: Tom packte aus.\n"),
-                         ("rules", "pair: de-en\nrules:\n  - item: idiom-01\n"
-                                   "    positive_regex: 'spilled the beans'\n")):
-        (project / folder / "de-en").mkdir()
-        (project / folder / "de-en" / "mwe.yaml").write_text(text, encoding="utf-8")
+    add_de_en_pair(project)
     sheet = project / "sheet.csv"
     sheet.write_text("pair,item,output,verdict\nen-de,idiom-01,Tom hat endlich alles "
                      "verraten.,pass\nde-en,idiom-01,Tom finally told.,fail\n", encoding="utf-8")

@@ -180,8 +180,8 @@ def test_run_saved_by_an_older_suite(tmp_path):
     assert micro.at["demo2022", "delta"] == pytest.approx(0.25)
 
 
-def test_renamed_systems_are_matched_with_a_map(tmp_path):
-    assert canonical("Online-A") == canonical("ONLINE-A") == canonical("online_a")
+def two_item_suite(tmp_path: Path):
+    """A de-en suite of two items whose outputs pass on 'good' and fail on 'bad'."""
     suite_dir = tmp_path / "suite"
     (suite_dir / "suites").mkdir(parents=True)
     (suite_dir / "suites" / "s.yaml").write_text(dedent("""
@@ -197,7 +197,12 @@ def test_renamed_systems_are_matched_with_a_map(tmp_path):
           - {item: a, positive_regex: good, negative_regex: bad}
           - {item: b, positive_regex: good, negative_regex: bad}
     """))
-    suite = load_suite([suite_dir])
+    return load_suite([suite_dir])
+
+
+def test_renamed_systems_are_matched_with_a_map(tmp_path):
+    assert canonical("Online-A") == canonical("ONLINE-A") == canonical("online_a")
+    suite = two_item_suite(tmp_path)
     for campaign, name in (("y2021", "OldName"), ("y2022", "NewName")):
         folder = tmp_path / campaign
         folder.mkdir()
@@ -215,22 +220,7 @@ def test_renamed_systems_are_matched_with_a_map(tmp_path):
 def test_a_copied_run_is_told_apart_by_its_folder(tmp_path):
     """A run copied to another folder keeps its campaign and name: the comparison names
     each by its folder (both were one column, the copy's systems counted twice)."""
-    suite_dir = tmp_path / "suite"
-    (suite_dir / "suites").mkdir(parents=True)
-    (suite_dir / "suites" / "s.yaml").write_text(dedent("""
-        pair: de-en
-        category: C
-        items:
-          - {id: a, phenomenon: P, source: Eins.}
-          - {id: b, phenomenon: P, source: Zwei.}
-    """))
-    (suite_dir / "suites" / "r.yaml").write_text(dedent("""
-        pair: de-en
-        rules:
-          - {item: a, positive_regex: good, negative_regex: bad}
-          - {item: b, positive_regex: good, negative_regex: bad}
-    """))
-    suite = load_suite([suite_dir])
+    suite = two_item_suite(tmp_path)
     outputs = tmp_path / "outputs"
     outputs.mkdir()
     (outputs / "Sys.txt").write_text("It is good.\nIt is bad.\n")

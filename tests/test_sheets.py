@@ -24,7 +24,7 @@ from testsuite.cli import app
 from testsuite.loader import load_suite
 from testsuite.verdicts.sheets import MAX_CELL_CHARS, MAX_SHEET_ROWS, read_sheet, write_sheet
 
-from .test_verdicts import project  # noqa: F401  (the fixture)
+from .test_verdicts import add_de_en_pair, project  # noqa: F401  (the fixture)
 
 runner = CliRunner()
 
@@ -310,12 +310,7 @@ def test_a_sheet_from_standard_input(project):  # noqa: F811
 @pytest.fixture()
 def two_pairs(project: Path) -> Path:  # noqa: F811
     """A second pair, so that one sheet's rows go to two verdicts files."""
-    for folder, text in (("suites", "pair: de-en\ncategory: MWE\nitems:\n  - id: idiom-01\n"
-                                    "    phenomenon: Idiom\n    source: Tom packte aus.\n"),
-                         ("rules", "pair: de-en\nrules:\n  - item: idiom-01\n"
-                                   "    positive_regex: 'spilled the beans'\n")):
-        (project / folder / "de-en").mkdir()
-        (project / folder / "de-en" / "mwe.yaml").write_text(text, encoding="utf-8")
+    add_de_en_pair(project)
     (project / "sheet.csv").write_text(
         "pair,item,output,verdict\nde-en,idiom-01,Tom finally told.,fail\n"
         "en-de,idiom-01,Tom hat endlich alles verraten.,pass\n", encoding="utf-8")

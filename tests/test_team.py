@@ -297,16 +297,21 @@ def test_two_annotators_are_given_different_items(project: Path) -> None:  # noq
     drive_two(project, scenario, size=(80, 24), together=False)
 
 
+#: The start of a program run in a child process: colleague carol's view of the shared folder
+#: given as its first argument.
+CAROL = ("import sys\n"
+         "from pathlib import Path\n"
+         "from testsuite.loader import load_suite\n"
+         "from testsuite.tui.shared import SharedFolder\n"
+         "root = Path(sys.argv[1])\n"
+         "shared = SharedFolder(load_suite([root / 'suites', root / 'rules']), 'carol')\n")
+
+
 def test_a_dead_sessions_presence_mark_goes_at_once(project: Path) -> None:  # noqa: F811
     """A session killed with SIGKILL cannot remove its mark; the others find its lock free
     (the system released it with the process) and remove the mark."""
     program = (
-        "import sys\n"
-        "from pathlib import Path\n"
-        "from testsuite.loader import load_suite\n"
-        "from testsuite.tui.shared import SharedFolder\n"
-        "root = Path(sys.argv[1])\n"
-        "shared = SharedFolder(load_suite([root / 'suites', root / 'rules']), 'carol')\n"
+        CAROL +
         "shared.announce(('en-de', 'idiom-01', 'Tom hat endlich alles erzählt.'))\n"
         "print('on it', flush=True)\n"
         "sys.stdin.read()\n")
@@ -337,12 +342,7 @@ def test_a_named_pipe_among_the_presence_marks_does_not_block_the_screen(
     os.mkfifo(presence / "pipe.json")
     (presence / "huge.json").write_bytes(b"{" + b" " * 2**20 + b"}")  # 1 MB: not read
     program = (
-        "import sys\n"
-        "from pathlib import Path\n"
-        "from testsuite.loader import load_suite\n"
-        "from testsuite.tui.shared import SharedFolder\n"
-        "root = Path(sys.argv[1])\n"
-        "shared = SharedFolder(load_suite([root / 'suites', root / 'rules']), 'carol')\n"
+        CAROL +
         "print(shared.look_around(), flush=True)\n")
     done = subprocess.run([sys.executable, "-c", program, str(project)], capture_output=True,
                           text=True, timeout=60)

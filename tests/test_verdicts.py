@@ -60,6 +60,17 @@ def project(tmp_path: Path) -> Path:
     return tmp_path
 
 
+def add_de_en_pair(project: Path) -> None:
+    """A second pair with the same item id (idiom-01), so that one sheet's rows can go to
+    two verdicts files."""
+    for folder, text in (("suites", "pair: de-en\ncategory: MWE\nitems:\n  - id: idiom-01\n"
+                                    "    phenomenon: Idiom\n    source: Tom packte aus.\n"),
+                         ("rules", "pair: de-en\nrules:\n  - item: idiom-01\n"
+                                   "    positive_regex: 'spilled the beans'\n")):
+        (project / folder / "de-en").mkdir()
+        (project / folder / "de-en" / "mwe.yaml").write_text(text, encoding="utf-8")
+
+
 def run(project: Path):
     suite = load_suite([project / "suites", project / "rules"])
     systems, _ = load_outputs(suite, [project / "outputs"])
