@@ -57,6 +57,11 @@ MAX_SUITE_BYTES = 64 * 2**20
 _UTF8 = ("utf8", "utf8sig")
 
 
+def is_utf8(encoding: str) -> bool:
+    """Whether an encoding name (as a user writes it: UTF-8, utf_8, utf-8-sig) is UTF-8."""
+    return encoding.replace("-", "").replace("_", "").lower() in _UTF8
+
+
 # --------------------------------------------------------------------------------------------
 # Reading
 
@@ -157,8 +162,8 @@ def decode(data: bytes, path: Path | str, encoding: str = "utf-8", keep_bom: boo
         hint: What to do about a bad byte.
         first_line: The line of the file that `data` starts with.
     """
-    codec = encoding.replace("-", "").replace("_", "").lower()
-    if codec in _UTF8:
+    utf8 = is_utf8(encoding)
+    if utf8:
         encoding = "utf-8" if keep_bom else "utf-8-sig"
     try:
         text = data.decode(encoding)
@@ -167,14 +172,14 @@ def decode(data: bytes, path: Path | str, encoding: str = "utf-8", keep_bom: boo
         seen = bytes(exc.object)
         line = seen[: exc.start].count(b"\n") + first_line
         column = exc.start - (seen.rfind(b"\n", 0, exc.start) + 1) + 1
-        name = "UTF-8" if codec in _UTF8 else encoding.upper()
+        name = "UTF-8" if utf8 else encoding.upper()
         raise TestsuiteError(Problem(
             f"line {line} is not valid {name} (byte 0x{seen[exc.start]:02x} at column "
             f"{column}); {hint}", file=str(path), line=line)) from None
     except LookupError:
         check_encoding(encoding)  # names it
         raise
-    if codec not in _UTF8:  # UTF-8 never decodes to a surrogate; UTF-7 and others may
+    if not utf8:  # UTF-8 never decodes to a surrogate; UTF-7 and others may
         check_surrogates(text, path, first_line=first_line)
     return text
 

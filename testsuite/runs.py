@@ -559,10 +559,11 @@ def load_run(path: Path, suite: Suite | None = None, timeout: float | None = Non
     from .loader import load_suite
 
     path = Path(path)
+    contents: dict[str, bytes] = {}
     if is_run(path):  # (a run set aside by a killed save is put back by is_run)
         for line in recover(path):  # leftovers of a killed save of this run
             warnings.warn(line, TestsuiteWarning, stacklevel=2)
-    contents = _verified(path) if is_run(path) else {}
+        contents = _verified(path)
     metadata = read_metadata(path, contents.get(RUN_FILE))
     matched_under = normalise if renormalise else metadata.get("normalise")
     if suite is None:

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from ..errors import Problem, TestsuiteError
-from ..files import _UTF8, MAX_FILE_BYTES, decode, open_regular, read_bytes
+from ..files import MAX_FILE_BYTES, decode, is_utf8, open_regular, read_bytes
 
 BOM = b"\xef\xbb\xbf"
 ENCODING_HINT = ("convert the file to UTF-8 (e.g. `iconv -f latin1 -t utf-8`) or pass its "
@@ -46,7 +46,7 @@ def refuse_utf16(data: bytes, path: Path, encoding: str) -> None:
     Raises:
         TestsuiteError: naming the file and ``--encoding utf-16`` (or -le/-be).
     """
-    if encoding.replace("-", "").replace("_", "").lower() not in _UTF8:
+    if not is_utf8(encoding):
         return
     found = utf16_encoding(data)
     if found:
