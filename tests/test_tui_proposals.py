@@ -73,6 +73,12 @@ def session_of(project: Path) -> TriageSession:
     return session
 
 
+def on_preterite(session: TriageSession) -> None:
+    """Move the session to the first output in the preterite ("Ich musste …")."""
+    while session.current is not None and not session.current.output.startswith("Ich musste"):
+        session.move(1)
+
+
 def verdicts(project: Path) -> list[dict[str, object]]:
     path = project / "rules" / "en-de" / "verdicts.yaml"
     if not path.exists():
@@ -93,9 +99,7 @@ def test_a_reviews_the_proposal_shown_with_its_evidence_and_estimate(paradigm: P
     session = session_of(paradigm)
     # The preterite ("Ich musste tanzen.") failed in the six items with rules: a fail is
     # proposed for the others, with what it was learned from and its estimate.
-    while session.current is not None and not session.current.output.startswith(
-            "Ich musste"):
-        session.move(1)
+    on_preterite(session)
     proposal = session.proposal()
     assert proposal is not None and proposal.how == "template" and proposal.verdict == "fail"
     assert proposal.pattern == r"^Ich musste \w+\.$"
@@ -226,8 +230,7 @@ def test_the_batch_dialog_counts_the_rows_that_are_on_the_screen(paradigm: Path)
 def test_a_proposal_whose_outputs_a_colleague_decided_meanwhile_is_refused_readably(
         paradigm: Path) -> None:
     session = session_of(paradigm)
-    while session.current is not None and not session.current.output.startswith("Ich musste"):
-        session.move(1)
+    on_preterite(session)
     proposal = session.proposal()
     assert proposal is not None and len(proposal.decides) == 24
     app = TriageApp(session, follow=False)
@@ -263,8 +266,7 @@ def test_a_proposal_whose_outputs_a_colleague_decided_meanwhile_is_refused_reada
 def test_undo_of_an_accepted_proposal_puts_its_outputs_back_where_they_were(
         paradigm: Path) -> None:
     session = session_of(paradigm)
-    while session.current is not None and not session.current.output.startswith("Ich musste"):
-        session.move(1)
+    on_preterite(session)
     assert session.current is not None
     on = (session.current.item, session.current.output)
     queue = [(e.item, e.output) for e in session.entries]
