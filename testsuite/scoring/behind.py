@@ -61,6 +61,14 @@ def row_members(scores: Scores, level: str, category: str = "", phenomenon: str 
     raise ValueError(f"no rows at level {level!r}")
 
 
+def passed_among(scores: Scores, mask: np.ndarray) -> np.ndarray:
+    """Items × systems: True where the system passed, for the items where `mask` is true
+    (rows of `Scores.matrix`), systems in `Scores.systems` order (best first)."""
+    matrix = scores.matrix
+    order = [matrix.systems.index(s) for s in scores.systems]
+    return np.asarray(matrix.passed[mask][:, order])
+
+
 def items_behind(scores: Scores, level: str, category: str = "", phenomenon: str = ""
                  ) -> ItemsBehind:
     """The items behind a row's numbers: those of the row that entered the scores.
@@ -71,8 +79,7 @@ def items_behind(scores: Scores, level: str, category: str = "", phenomenon: str
     matrix = scores.matrix
     members = row_members(scores, level, category, phenomenon)
     scored = members & scores.entered
-    order = [matrix.systems.index(s) for s in scores.systems]
-    passes = matrix.passed[scored][:, order].sum(axis=0)
+    passes = passed_among(scores, scored).sum(axis=0)
     reasons = left_out_reasons(scores, members)
     return ItemsBehind(
         level, category, phenomenon,
@@ -111,5 +118,5 @@ def left_out_reasons(scores: Scores, among: np.ndarray | None = None) -> dict[st
     return reasons
 
 
-__all__ = ["WHOLE", "ItemsBehind", "items_behind", "left_out_reasons", "row_members",
-           "scored_ids"]
+__all__ = ["WHOLE", "ItemsBehind", "items_behind", "left_out_reasons", "passed_among",
+           "row_members", "scored_ids"]

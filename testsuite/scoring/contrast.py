@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..stats import mcnemar_pvalues, two_sided
-from .behind import row_members
+from .behind import passed_among, row_members
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -62,11 +62,8 @@ def row_keys(scores: Scores) -> list[tuple[str, str, str]]:
 def _passed(scores: Scores, level: str, category: str, phenomenon: str
             ) -> npt.NDArray[np.bool_]:
     """Items × systems (in `Scores.systems` order) passes over the items behind a row."""
-    matrix = scores.matrix
-    mask = scores.entered & row_members(scores, "micro" if level == "all" else level,
-                                        category, phenomenon)
-    order = [matrix.systems.index(s) for s in scores.systems]
-    return np.asarray(matrix.passed[mask][:, order])
+    return passed_among(scores, scores.entered & row_members(
+        scores, "micro" if level == "all" else level, category, phenomenon))
 
 
 def pvalue_matrices(scores: Scores) -> list[npt.NDArray[np.float64]]:
