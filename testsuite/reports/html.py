@@ -331,7 +331,6 @@ def _chart(categories: PaperTable, target: str) -> dict[str, Any]:
             return round(x0 + (100 * value - start) / (100 - start) * width, 1)
 
         top = y0 + PANEL["title"]
-        link_row = row
         dots = []
         for i, (system, cell) in enumerate(zip(systems, row.cells, strict=True)):
             if cell.accuracy is None:
@@ -342,13 +341,13 @@ def _chart(categories: PaperTable, target: str) -> dict[str, Any]:
                 "s": i, "x": x(cell.accuracy), "y": round(top + step * (i + 0.5), 1),
                 "low": None if cell.ci_low is None else x(cell.ci_low),
                 "high": None if cell.ci_high is None else x(cell.ci_high),
-                "filled": cell.bold, "link": behind_link(target, link_row, system),
+                "filled": cell.bold, "link": behind_link(target, row, system),
                 "label": f"{system} · {row.label}: {percent(cell.accuracy)} %{interval}"
                 + ("; first performance cluster" if cell.bold else "")})
         laid.append({"label": row.label, "short": shorten(row.label, 30), "count": row.items,
                      "kind": row.kind, "dropped": row.dropped, "x0": x0, "y0": y0,
                      "top": top, "bottom": top + step * len(systems), "dots": dots,
-                     "link": behind_link(target, link_row),
+                     "link": behind_link(target, row),
                      "ticks": [{"x": x(t / 100), "label": str(t)} for t in ticks]})
     lines = (len(panels) + columns - 1) // columns
     first = [p for p in laid if p["x0"] == names]
