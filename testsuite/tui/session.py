@@ -38,7 +38,7 @@ from ..verdicts.proposals import PreviewRow, Proposal
 from ..verdicts.queue import Pending, Row, filter_names, pending_rows
 from ..verdicts.queue import decide as decide_output
 from ..verdicts.store import record, remove, set_note
-from ..verdicts.suggest import Suggestions
+from ..verdicts.suggest import Suggestions, by_item
 from .filters import Filters
 from .shared import SharedFolder, Synced
 
@@ -192,9 +192,7 @@ class TriageSession:
         self.known_systems = known_systems(evaluation)  # what a system filter may name
         self.left_out = evaluation.excluded
         self.n_systems = systems_per_pair(evaluation)
-        self.rows: dict[tuple[str, str], list[Row]] = {}
-        for row in evaluation_rows(evaluation):
-            self.rows.setdefault((row[0], row[1]), []).append(row)
+        self.rows: dict[tuple[str, str], list[Row]] = by_item(evaluation_rows(evaluation))
         self._all_pending: list[Pending] | None = None  # `all_pending`, until rows change
         self.shared = SharedFolder(suite, annotator)
         self.notes.update(self.shared.load_drafts())
