@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from ..reports.escape import json_text
+from ..words import counted
 from ._common import (
     AnnotatorOption,
     CategoryOption,
@@ -221,7 +222,7 @@ def revoke(
         typer.echo(json.dumps({"item": item, "output": stored.output,
                                "verdict": stored.verdict, "annotator": stored.annotator,
                                "time": stored.time, "file": str(path)}, ensure_ascii=False))
-    what = f"{len(found)} verdict{'s' if len(found) != 1 else ''} recorded from {proposal}"
+    what = f"{counted(len(found), 'verdict')} recorded from {proposal}"
     _console(stderr=True).print(_escape(f"would take back {what}" if dry_run
                                         else f"took back {what}"))
 
@@ -270,8 +271,8 @@ def suggest(
         typer.echo(json_text(line))
     console = _console(stderr=True)
     if accept:
-        console.print(f"{len(set(accept))} proposal{'s' if len(set(accept)) != 1 else ''} "
-                      "recorded (testsuite revoke ID takes one back)")
+        console.print(f"{counted(len(set(accept)), 'proposal')} recorded (testsuite revoke ID "
+                      "takes one back)")
     elif not found:
         from ..verdicts.proposals import DEFAULT
 
@@ -279,8 +280,7 @@ def suggest(
                       f"an estimated precision of {DEFAULT.min_precision} (decide more "
                       "outputs first: testsuite triage, or testsuite verdict)")
     else:
-        console.print(f"{len(found)} proposal{'s' if len(found) != 1 else ''} (--accept ID "
-                      "records one)")
+        console.print(f"{counted(len(found), 'proposal')} (--accept ID records one)")
 
 
 def terminal_missing() -> str | None:
