@@ -729,18 +729,13 @@ class TriageSession:
             seen: The rule as the editor showed it when it opened; if the file says
                 otherwise now, nothing is written (`StaleRule`, with the diff).
         """
-        return self._save_rule(
-            entry.pair, entry.item, field_name, pattern,
-            lambda: set_item_regex(self.suite, entry.pair, entry.item, field_name, pattern,
-                                   expected=view_of(seen)))
-
-    def _save_rule(self, pair: str, item: str, field_name: RegexField, pattern: str,
-                   write: Callable[[], Edit]) -> RuleEdit:
-        """Write a rule edit (`write`, after taking in what others wrote, so that it is
-        checked against the file as it is), keep it for undo, re-judge the item."""
+        pair, item = entry.pair, entry.item
+        # After taking in what others wrote, so that the edit is checked against the file
+        # as it is; kept for undo, and the item judged again.
         self.sync()
         old = getattr(self._rule(pair, item), field_name)
-        edit = write()
+        edit = set_item_regex(self.suite, pair, item, field_name, pattern,
+                              expected=view_of(seen))
         action = RuleEdit(pair, item, field_name, old, pattern, edit)
         self.history.append(action)
         self.shared.reload_rules(edit.path)
