@@ -542,19 +542,14 @@ class _Tables:
         counts = {(how, v): [0, 0] for how in LEARNED for v in ("pass", "fail")}
         for item, decided in self.judged.items():
             for output, verdict in decided.items():
-                said = self.shaped(item, output, without=item)
-                if said is not None:
-                    counts[("template", said[0])][0] += said[0] == verdict
-                    counts[("template", said[0])][1] += 1
                 anchors = {o: v for o, v in decided.items() if o != output}
-                varied = self.varied(item, output, anchors, without=item)
-                if varied is not None:
-                    counts[("variant", varied[0])][0] += varied[0] == verdict
-                    counts[("variant", varied[0])][1] += 1
-                said_by = self.sibling(item, output, without=item)
-                if said_by is not None:
-                    counts[("sibling", said_by[0])][0] += said_by[0] == verdict
-                    counts[("sibling", said_by[0])][1] += 1
+                for how, said in (
+                        ("template", self.shaped(item, output, without=item)),
+                        ("variant", self.varied(item, output, anchors, without=item)),
+                        ("sibling", self.sibling(item, output, without=item))):
+                    if said is not None:
+                        counts[(how, said[0])][0] += said[0] == verdict
+                        counts[(how, said[0])][1] += 1
         return {key: (right, checked) for key, (right, checked) in counts.items()}
 
     # --- templates --------------------------------------------------------------------
