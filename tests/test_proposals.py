@@ -198,6 +198,26 @@ def test_revoke_command(project):
         again.stderr
 
 
+def test_revoke_lists_controls_and_bidi_overrides_as_escapes(project):
+    """An output is data: its ESC and U+202E reach the terminal as JSON escapes, as in every
+    other JSON line a command prints, and parse back as written."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from testsuite.cli import app
+
+    hostile = "I should \x1b[31mhave\u202e read."
+    record_many(verdicts_file(project), "de-en", [
+        ("m1", make_verdict(hostile, "fail", "ann", proposal="p-x"))])
+    listed = CliRunner().invoke(app, ["revoke", "p-x", "--dry-run", "--suite",
+                                      str(project / "suites"), "--suite", str(project / "rules")])
+    assert listed.exit_code == 0, listed.output
+    assert "\x1b" not in listed.stdout and "\u202e" not in listed.stdout
+    assert "\\u001b" in listed.stdout and "\\u202e" in listed.stdout
+    assert json.loads(listed.stdout)["output"] == hostile
+
+
 # --- learning --------------------------------------------------------------------------------
 
 import difflib  # noqa: E402

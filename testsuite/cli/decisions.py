@@ -205,8 +205,6 @@ def revoke(
     dry_run: Annotated[bool, typer.Option(help="Only list the verdicts.")] = False,
 ) -> None:
     """List the verdicts recorded from one proposal and take them back together."""
-    import json
-
     from ..errors import TestsuiteError
     from ..model import pair_code
     from ..verdicts.queue import verdicts_files
@@ -219,9 +217,9 @@ def revoke(
         raise TestsuiteError(f"no verdict was recorded from proposal {proposal!r} (its id is "
                              "in verdicts.yaml as 'proposal:')")
     for path, item, stored in found:
-        typer.echo(json.dumps({"item": item, "output": stored.output,
-                               "verdict": stored.verdict, "annotator": stored.annotator,
-                               "time": stored.time, "file": str(path)}, ensure_ascii=False))
+        typer.echo(json_text({"item": item, "output": stored.output,
+                              "verdict": stored.verdict, "annotator": stored.annotator,
+                              "time": stored.time, "file": str(path)}))
     what = f"{counted(len(found), 'verdict')} recorded from {proposal}"
     _console(stderr=True).print(_escape(f"would take back {what}" if dry_run
                                         else f"took back {what}"))
