@@ -222,7 +222,14 @@ def test_the_batch_dialog_counts_the_rows_that_are_on_the_screen(paradigm: Path)
         screen = app.screen
         assert isinstance(screen, BatchScreen) and len(screen.rows) > 3
         summary, unseen = not_shown(screen)
-        assert unseen > 0 and f"{counted(unseen, 'row')} (" in summary
+        assert unseen > 0 and f"{unseen} of {counted(len(screen.rows), 'row')} not shown yet" \
+            in summary
+        await pilot.press("enter")  # asks again, as the proposal dialog does
+        assert isinstance(app.screen, BatchScreen)
+        assert f"{unseen} of {counted(len(screen.rows), 'row')} (" in str(
+            screen.query_one("#batch-summary").render())
+        assert "enter again records them unseen" in str(
+            screen.query_one("#batch-summary").render())
 
     run(app, scenario, (80, 24))
 

@@ -491,11 +491,8 @@ class BatchScreen(TypeAhead, ModalScreen[object]):
         table = self.query_one(PreviewTable)
         unseen = self.rows[table.seen():]
         if unseen and table.laid_out == table.shown:  # else: said once it is laid out
-            outputs = sum(len(r.outputs) for r in unseen)
-            text.append(f" {counted(len(unseen), 'row')} ({counted(outputs, 'output')}) not "
-                        "shown yet: ↓" + (" · enter again records them unseen"
-                                          if self.confirming else ""),
-                        style="bold red" if self.confirming else "yellow")
+            text.append(" ").append_text(
+                not_shown(unseen, len(self.rows), self.confirming, "records"))
         self.query_one("#batch-summary", Static).update(text)
 
     @on(Input.Submitted, "#batch-input")
@@ -529,6 +526,18 @@ class BatchScreen(TypeAhead, ModalScreen[object]):
     def action_cancel(self) -> None:
         """Close without deciding."""
         self.dismiss(None)
+
+
+def not_shown(unseen: Sequence[PreviewRow], rows: int, confirming: bool, verb: str) -> Text:
+    """What a preview says of its rows not on the screen yet (the batch and the proposal
+    dialogs alike): how to see them, or — once enter was pressed with them unseen — that a
+    second enter `verb` (records, accepts) them unseen."""
+    outputs = counted(sum(len(r.outputs) for r in unseen), "output")
+    if confirming:
+        return Text(f"{len(unseen)} of {counted(rows, 'row')} ({outputs}) not shown yet: "
+                    f"enter again {verb} them unseen", style="bold red")
+    return Text(f"{len(unseen)} of {counted(rows, 'row')} not shown yet ({outputs}): "
+                "↓ or PgDn", style="yellow")
 
 
 class PreviewTable(DataTable[Text]):
@@ -642,18 +651,13 @@ class ProposalScreen(ModalScreen[object]):
     def update_status(self) -> None:
         """Say how many rows (and outputs) have not been shown yet."""
         unseen = self.unseen()
-        outputs = sum(len(r.outputs) for r in unseen)
         if not unseen:
             shown = "the row is shown" if len(self.rows) == 1 else \
                 f"all {len(self.rows)} rows shown"
             text = Text(f"{shown} ({counted(len(self.proposal.decides), 'output')})",
                         style="green")
         else:
-            text = Text(f"{len(unseen)} of {counted(len(self.rows), 'row')} not shown yet "
-                        f"({counted(outputs, 'output')}): ↓ or PgDn", style="yellow")
-            if self.confirming:
-                text = Text(f"{counted(len(unseen), 'row')} ({counted(outputs, 'output')}) not "
-                            "shown yet: enter again accepts them unseen", style="bold red")
+            text = not_shown(unseen, len(self.rows), self.confirming, "accepts")
         self.query_one("#proposal-status", Static).update(text)
 
     def action_accept(self) -> None:
