@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from .words import counted
+
 #: Most characters of one problem as printed: a message may quote text from the data (an id,
 #: an output), and a file of one 200 MB line must not become a 200 MB error line.
 MAX_PROBLEM_CHARS = 2_000
@@ -57,7 +59,7 @@ def shown(problems: Sequence[Problem], limit: int = MAX_SHOWN_PROBLEMS) -> list[
     if len(problems) <= limit:
         return list(problems)
     rest = len(problems) - limit
-    return [*problems[:limit], Problem(f"… and {rest:,} more problem{'s' if rest != 1 else ''}"
+    return [*problems[:limit], Problem(f"… and {counted(rest, 'more problem')}"
                                        " (fix these, then run again to see the rest)")]
 
 

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 from ..errors import Problem, TestsuiteError
 from ..matching import CompiledRule, RegexCache
 from ..model import DISAGREEMENT, Item, Rule, Suite, Verdict, in_force, standing_verdicts
+from ..words import counted
 from .store import make_verdict, verdict_file
 
 if TYPE_CHECKING:
@@ -124,7 +125,7 @@ class Impact:
         moved = self.changes
         ruled = [c for c in moved if c.by_rule is not None and c.by_rule != self.after
                  and self.after in ("pass", "fail")]
-        text = (f"changes {len(moved)} outcome{'s' if len(moved) != 1 else ''}"
+        text = (f"changes {counted(len(moved), 'outcome')}"
                 + (f" ({', '.join(c.system for c in moved)})" if moved else ""))
         if ruled:
             text += (f"; {len(ruled)} of them the rule decides {ruled[0].by_rule} "
@@ -200,7 +201,7 @@ def check_verdict(suite: Suite, pair: str, item_id: str, output: str, verdict: s
         count = len(impact.produced_by) if impact.produced_by is not None else None
         raise TestsuiteError(replace(where, message=(
             f"the rule decides this output {by_rule} ({bare.reason})"
-            + (f" for {count} system{'s' if count != 1 else ''}" if count else "")
+            + (f" for {counted(count, 'system')}" if count else "")
             + f"; a {verdict} verdict would override it. --force records it anyway "
             "(or correct the rule)")))
     others = [v for v in in_force(rule.verdicts if rule else ()).get(stored.output, [])

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 from ..errors import Problem, TestsuiteError
 from ..files import decode, read_bytes, read_limited, read_text, write_bytes, write_text
 from ..model import Suite
+from ..words import counted
 from .conflicts import Impact, check_verdict
 from .queue import Pending
 
@@ -372,7 +373,7 @@ class Checked:
                  for v in ("pass", "fail")}
         changed = sum(len(i.changes) for _, i in self.impacts)
         disagree = sum(bool(i.contradicts) for _, i in self.impacts)
-        return (f"{count} verdict{'s' if count != 1 else ''} ({kinds['pass']} pass, "
+        return (f"{counted(count, 'verdict')} ({kinds['pass']} pass, "
                 f"{kinds['fail']} fail), {changed} outcomes changed"
                 + (f", {disagree} disagreeing with another annotator" if disagree else "")
                 + (f"; {self.skipped} rows already recorded" if self.skipped else ""))
