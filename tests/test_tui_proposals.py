@@ -87,6 +87,18 @@ def verdicts(project: Path) -> list[dict[str, object]]:
     return [{"item": r["item"], **v} for r in data["rules"] for v in r["verdicts"]]
 
 
+async def laid_out(pilot, screen) -> None:  # type: ignore[no-untyped-def]
+    """Wait until the screen was laid out with the rows its preview shows last: what it
+    counts as seen is only known then, and under load that takes more than one pause."""
+    table = screen.query_one(PreviewTable)
+    for _ in range(200):
+        if table.laid_out == table.shown:
+            await pilot.pause()  # the callback that follows the layout has run too
+            return
+        await pilot.pause()
+    raise AssertionError("the preview was never laid out")
+
+
 def run(app: TriageApp, scenario, size: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
     async def go() -> None:
         async with app.run_test(size=size) as pilot:
@@ -140,6 +152,7 @@ def test_a_preview_longer_than_the_dialog_scrolls_counts_and_asks_again(
         app.push_screen(ProposalScreen(session, batch))
         await pilot.pause()
         screen = app.screen
+        await laid_out(pilot, screen)
         table = screen.query_one(PreviewTable)
         assert len(screen.rows) == 24
         fit = rows_that_fit(screen.rows, *preview_room(batch, 80, 24))
@@ -179,6 +192,7 @@ def test_a_at_80_by_24_shows_every_line_it_applies(paradigm: Path) -> None:
         app.push_screen(ProposalScreen(session, batch))
         await pilot.pause()
         screen = app.screen
+        await laid_out(pilot, screen)
         width, lines = preview_room(batch, 80, 24)
         table = screen.query_one(PreviewTable)
         # The room the simulation's hurried annotator reads is the room on the screen.
@@ -213,6 +227,7 @@ def test_the_batch_dialog_counts_the_rows_that_are_on_the_screen(paradigm: Path)
         await pilot.pause()
         screen = app.screen
         assert isinstance(screen, BatchScreen) and len(screen.rows) == 3
+        await laid_out(pilot, screen)
         summary, unseen = not_shown(screen)
         assert unseen == 0 and "not shown" not in summary  # every row is on the screen
         await pilot.press("enter")  # so one enter records them
@@ -221,6 +236,7 @@ def test_the_batch_dialog_counts_the_rows_that_are_on_the_screen(paradigm: Path)
         await pilot.pause()
         screen = app.screen
         assert isinstance(screen, BatchScreen) and len(screen.rows) > 3
+        await laid_out(pilot, screen)
         summary, unseen = not_shown(screen)
         assert unseen > 0 and f"{unseen} of {counted(len(screen.rows), 'row')} not shown yet" \
             in summary
