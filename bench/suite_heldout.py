@@ -31,8 +31,10 @@ import csv
 import json
 import sys
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 HELDOUT = REPO / "bench" / "heldout"
@@ -121,17 +123,14 @@ def summary(results: list[tuple[Row, str, str]]) -> dict[str, object]:
     }
 
 
-def table_row(pair: str, rules: str, name: str, numbers: dict[str, object]) -> str:
-    """One row of the README's table (direction, rules, set, then the counts)."""
-    made = numbers["by_made"]
-    assert isinstance(made, dict)
-    warnings = " / ".join(str(made.get(f"correct/{m}/warning", 0))
+def table_row(pair: str, rules: str, name: str, numbers: Mapping[str, Any]) -> str:
+    """One row of the README's table (direction, rules, set, then the counts of `summary`)."""
+    warnings = " / ".join(str(numbers["by_made"].get(f"correct/{m}/warning", 0))
                           for m in ("strong", "literal", "paraphrase"))
-    correct, wrong = int(str(numbers["correct"])), int(str(numbers["wrong"]))
-    passed = int(str(numbers["wrong_pass"]))
-    return (f"| {pair} | {rules} | {name} | {correct:,} | {numbers['correct_fail']} | "
-            f"{warnings} / {numbers['correct_warning']} "
-            f"({100 * float(str(numbers['correct_warning_rate'])):.1f} %) | {wrong} | "
+    passed, wrong = numbers["wrong_pass"], numbers["wrong"]
+    return (f"| {pair} | {rules} | {name} | {numbers['correct']:,} | "
+            f"{numbers['correct_fail']} | {warnings} / {numbers['correct_warning']} "
+            f"({100 * numbers['correct_warning_rate']:.1f} %) | {wrong} | "
             f"{passed} ({100 * passed / wrong:.1f} %) | {numbers['wrong_warning']} |")
 
 
@@ -188,6 +187,7 @@ def report(name: str, pair: str, rows: list[Row], suite_paths: list[Path],
             if bad:
                 print(f"  {row.file}:{row.line} {row.item} {row.label}/{row.made} → "
                       f"{outcome} ({reason}): {row.output}")
+
 
 if __name__ == "__main__":
     main()

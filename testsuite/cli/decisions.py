@@ -162,7 +162,7 @@ def disagreements(
                                              "time": v.time, "note": v.note}
                                             for v in d.verdicts],
                                "file": str(d.file) if d.file else None}))
-    _console(stderr=True).print(f"{counted(len(found), 'disagreement')}")
+    _console(stderr=True).print(counted(len(found), 'disagreement'))
 
 
 @app.command(rich_help_panel="Resolve warnings")

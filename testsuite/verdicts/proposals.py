@@ -764,21 +764,24 @@ def _frame_pattern(frame: frozenset[str]) -> str:
     return "(?i)" + "".join(f"(?=.*\\b{escape(w)}\\b)" for w in sorted(frame))
 
 
+def _diff(a: Sequence[str], b: Sequence[str]) -> list[tuple[int, int, int, int]]:
+    """Where two lists of words differ: (i1, i2, j1, j2) for each change of a[i1:i2] into
+    b[j1:j2], in order."""
+    return [(i1, i2, j1, j2) for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(
+        a=a, b=b, autojunk=False).get_opcodes() if tag != "equal"]
+
+
 def _steps(a: Sequence[str], b: Sequence[str]) -> Steps:
     """The changes that turn one list of words into another, each as text."""
-    return tuple((" ".join(a[i1:i2]), " ".join(b[j1:j2]))
-                 for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(
-                     a=a, b=b, autojunk=False).get_opcodes() if tag != "equal")
+    return tuple((" ".join(a[i1:i2]), " ".join(b[j1:j2])) for i1, i2, j1, j2 in _diff(a, b))
 
 
 def _output_steps(first: str, second: str) -> Steps:
     """The changes that turn one output into another, in order, each as written (a word or
     phrase for another; "" for nothing)."""
     a, b = list(_TOKEN.finditer(first)), list(_TOKEN.finditer(second))
-    return tuple((_span(first, a[i1:i2]), _span(second, b[j1:j2]))
-                 for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(
-                     a=[t.group() for t in a], b=[t.group() for t in b],
-                     autojunk=False).get_opcodes() if tag != "equal")
+    return tuple((_span(first, a[i1:i2]), _span(second, b[j1:j2])) for i1, i2, j1, j2
+                 in _diff([t.group() for t in a], [t.group() for t in b]))
 
 
 def _span(text: str, found: Sequence[regex.Match[str]]) -> str:
