@@ -34,7 +34,7 @@ import csv
 import json
 import sys
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -86,6 +86,16 @@ def read_rows(folder: Path, pair: str) -> list[Row]:
                 rows.append(Row(str(path), number, pair, item, label, made,
                                 output))
     return rows
+
+
+def read_sets(folder: Path, names: Iterable[str], pair: str) -> list[Row]:
+    """The labelled translations of several sets of one pair, one after the other."""
+    return [row for name in names for row in read_rows(folder / name, pair)]
+
+
+def new_only_name(name: str) -> str:
+    """How the figures of a set's new wordings are named (the README's set column)."""
+    return f"{name}, new only"
 
 
 def new_only(rows: list[Row], seen: list[Row]) -> list[Row]:
@@ -181,16 +191,16 @@ def main() -> None:
     if overlap := set(sets) & set(args.seen):
         parser.error(f"a set cannot be both measured and seen: {', '.join(sorted(overlap))}")
     suite_paths = args.suite or [REPO / "suites", REPO / "rules"]
+    pairs = args.pair or ["de-en", "en-de"]
+    seen = {pair: read_sets(args.heldout, args.seen, pair) for pair in pairs if args.seen}
     for name in sets:
-        for pair in args.pair or ["de-en", "en-de"]:
+        for pair in pairs:
             rows = read_rows(args.heldout / name, pair)
             if args.seen:
-                seen = [row for other in args.seen
-                        for row in read_rows(args.heldout / other, pair)]
-                rows, name_shown = new_only(rows, seen), f"{name}, new only"
+                report(new_only_name(name), pair, new_only(rows, seen[pair]), suite_paths,
+                       args)
             else:
-                name_shown = name
-            report(name_shown, pair, rows, suite_paths, args)
+                report(name, pair, rows, suite_paths, args)
 
 
 def report(name: str, pair: str, rows: list[Row], suite_paths: list[Path],

@@ -116,10 +116,9 @@ def test_the_readme_states_what_the_rules_do_on_the_unseen_held_out_sets(pair):
         per_item = Counter(row.item for row in rows)
         assert len(per_item) == (373 if pair == "de-en" else 361)
         assert set(per_item.values()) == {5}
-        seen = [row for other in heldout.SEEN
-                for row in heldout.read_rows(REPO / "bench" / "heldout" / other, pair)]
+        seen = heldout.read_sets(REPO / "bench" / "heldout", heldout.SEEN, pair)
         for shown, measured in ((name, rows),
-                                (f"{name}, new only", heldout.new_only(rows, seen))):
+                                (heldout.new_only_name(name), heldout.new_only(rows, seen))):
             numbers = heldout.summary(heldout.judged(measured,
                                                      [REPO / "suites", REPO / "rules"]))
             row = heldout.table_row(pair, heldout.SHIPPED, shown, numbers)
